@@ -1,0 +1,233 @@
+//! `/conflicts`: the review queue. Listing returns both nodes' full content in one query.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use uuid::Uuid;
+
+use super::dto::ConflictDto;
+use super::extract::{AppJson, AppQuery, IdPath, page_args};
+use crate::domain::conflict::{CONFLICT_TYPES, ConflictFilter, Status};
+use crate::domain::time;
+use crate::error::{ApiError, Problem};
+use crate::queue::{self, ManualConflict};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_conflicts, create_conflict))
+        .routes(routes!(get_conflict))
+        .routes(routes!(conflict_stats))
+}
+
+/// `GET /conflicts` parameters.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct ListConflictsQuery {
+    /// `pending` (default), `resolved` or `all`.
+    pub status: Option<String>,
+    /// Only conflicts of this type.
+    pub conflict_type: Option<String>,
+    /// Only conflicts where either node has this label.
+    pub label: Option<String>,
+    /// `oldest` (default) or `newest` first.
+    pub order: Option<String>,
+    /// Truncate node bodies and `new_content` to this many characters (default: full).
+    #[param(minimum = 1)]
+    pub max_chars: Option<i64>,
+    /// 1..200, default 50.
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<i64>,
+    /// Opaque cursor from `next_cursor`.
+    pub cursor: Option<String>,
+}
+
+/// A page of conflicts.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ConflictListResponse {
+    pub items: Vec<ConflictDto>,
+    /// Null at the end of the list.
+    pub next_cursor: Option<String>,
+    /// Pending conflicts matching `conflict_type` and `label` (whatever `status` asks for).
+    pub pending_total: i64,
+}
+
+/// List conflicts with both nodes in full.
+#[utoipa::path(
+    get, path = "/conflicts", tag = "conflicts",
+    params(ListConflictsQuery),
+    responses(
+        (status = 200, body = ConflictListResponse),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn list_conflicts(
+    State(state): State<AppState>,
+    AppQuery(q): AppQuery<ListConflictsQuery>,
+) -> Result<Json<ConflictListResponse>, ApiError> {
+    let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
+    let status = match q.status.as_deref().unwrap_or("pending") {
+        "all" => None,
+        s => Some(
+            s.parse::<Status>()
+                .map_err(|_| ApiError::validation("/status", "must be pending, resolved or all"))?,
+        ),
+    };
+    let newest_first = match q.order.as_deref().unwrap_or("oldest") {
+        "oldest" => false,
+        "newest" => true,
+        _ => return Err(ApiError::validation("/order", "must be oldest or newest")),
+    };
+    if let Some(t) = &q.conflict_type
+        && !CONFLICT_TYPES.contains(&t.as_str())
+    {
+        return Err(ApiError::validation(
+            "/conflict_type",
+            format!("must be one of {}", CONFLICT_TYPES.join(", ")),
+        ));
+    }
+    let max_chars = match q.max_chars {
+        Some(n) if n < 1 => return Err(ApiError::validation("/max_chars", "must be at least 1")),
+        n => n.map(|n| n as usize),
+    };
+    let (page, pending_total) = state
+        .store
+        .list_conflicts(ConflictFilter {
+            status,
+            conflict_type: q.conflict_type,
+            label: q.label.map(|l| l.trim().to_lowercase()),
+            newest_first,
+            limit,
+            after,
+        })
+        .await?;
+    Ok(Json(ConflictListResponse {
+        items: page
+            .items
+            .into_iter()
+            .map(|c| ConflictDto::from_domain(c, max_chars))
+            .collect(),
+        next_cursor: page.next_cursor.map(|c| c.encode()),
+        pending_total,
+    }))
+}
+
+/// A conflict found elsewhere, to queue for review.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CreateConflictRequest {
+    /// The existing node the new knowledge contradicts.
+    pub old_node_id: Uuid,
+    /// The new side as a stored node (give this or `new_content`).
+    pub new_node_id: Option<Uuid>,
+    /// The new side as text only (give this or `new_node_id`).
+    pub new_content: Option<String>,
+    /// Default `direct-contradiction`.
+    pub conflict_type: Option<String>,
+    /// A note for the reviewer.
+    pub note: Option<String>,
+}
+
+/// Queue a conflict (`detection.tier = manual`). At most one pending conflict exists per
+/// (old, new) pair: queueing it again returns the existing one with 200.
+#[utoipa::path(
+    post, path = "/conflicts", tag = "conflicts",
+    request_body = CreateConflictRequest,
+    responses(
+        (status = 201, body = ConflictDto, description = "Queued"),
+        (status = 200, body = ConflictDto, description = "Already pending for this pair"),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn create_conflict(
+    State(state): State<AppState>,
+    AppJson(body): AppJson<CreateConflictRequest>,
+) -> Result<(StatusCode, HeaderMap, Json<ConflictDto>), ApiError> {
+    let (conflict, created) = queue::queue(
+        &*state.store,
+        ManualConflict {
+            old_node_id: body.old_node_id,
+            new_node_id: body.new_node_id,
+            new_content: body.new_content,
+            conflict_type: body.conflict_type,
+            note: body.note,
+        },
+    )
+    .await?;
+    let mut headers = HeaderMap::new();
+    if let Ok(v) = HeaderValue::from_str(&format!("/conflicts/{}", conflict.id)) {
+        headers.insert(header::LOCATION, v);
+    }
+    let status = if created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((
+        status,
+        headers,
+        Json(ConflictDto::from_domain(conflict, None)),
+    ))
+}
+
+/// Read one conflict with both nodes in full.
+#[utoipa::path(
+    get, path = "/conflicts/{id}", tag = "conflicts",
+    params(("id" = Uuid, Path, description = "Conflict id")),
+    responses(
+        (status = 200, body = ConflictDto),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn get_conflict(
+    State(state): State<AppState>,
+    IdPath(id): IdPath,
+) -> Result<Json<ConflictDto>, ApiError> {
+    let c = state
+        .store
+        .get_conflict(id)
+        .await
+        .map_err(ApiError::not_found("conflict"))?;
+    Ok(Json(ConflictDto::from_domain(c, None)))
+}
+
+/// Queue counters, cheap enough to poll.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ConflictStatsResponse {
+    /// Pending conflicts.
+    pub pending: i64,
+    /// Resolved conflicts.
+    pub resolved: i64,
+    /// Pending conflicts per type.
+    pub by_type: BTreeMap<String, i64>,
+    /// Creation time of the oldest pending conflict.
+    #[schema(format = DateTime)]
+    pub oldest_pending_at: Option<String>,
+}
+
+/// Counters of the conflict queue.
+#[utoipa::path(
+    get, path = "/conflicts/stats", tag = "conflicts",
+    responses(
+        (status = 200, body = ConflictStatsResponse),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn conflict_stats(
+    State(state): State<AppState>,
+) -> Result<Json<ConflictStatsResponse>, ApiError> {
+    let s = state.store.conflict_stats().await?;
+    Ok(Json(ConflictStatsResponse {
+        pending: s.pending,
+        resolved: s.resolved,
+        by_type: s.by_type.into_iter().collect(),
+        oldest_pending_at: s.oldest_pending_at.as_ref().map(time::format),
+    }))
+}

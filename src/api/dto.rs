@@ -1,0 +1,376 @@
+//! Wire shapes shared by several resources. DTOs live next to their handlers unless more than
+//! one resource returns them; domain types never derive `ToSchema`.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::domain::conflict::{Action, Conflict, Detection, Recommendation};
+use crate::domain::edge::Edge;
+use crate::domain::node::{Node, NodeState};
+use crate::domain::time;
+
+/// Lifecycle state of a node; only `active` nodes take part in detection.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeStateDto {
+    Active,
+    Dormant,
+    Archived,
+}
+
+impl NodeStateDto {
+    pub fn from_domain(s: NodeState) -> Self {
+        match s {
+            NodeState::Active => Self::Active,
+            NodeState::Dormant => Self::Dormant,
+            NodeState::Archived => Self::Archived,
+        }
+    }
+}
+
+/// A node. Nodes inside conflicts always carry their full body.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NodeDto {
+    /// UUID v7.
+    pub id: Uuid,
+    /// 1..500 characters, trimmed.
+    pub title: String,
+    /// Up to 1 MiB.
+    pub body: String,
+    /// `[a-z0-9_-]{1,40}`.
+    pub memory_type: String,
+    /// Trimmed, lowercased, deduplicated; at most 32.
+    pub labels: Vec<String>,
+    /// Detection compares nodes of the same scope only.
+    pub scope: String,
+    /// Where the knowledge came from, e.g. `file:src/cache.rs:42`.
+    pub source: Option<String>,
+    /// 0..1.
+    pub confidence: f64,
+    pub state: NodeStateDto,
+    /// When the knowledge was observed (RFC 3339, UTC, milliseconds).
+    #[schema(format = DateTime)]
+    pub observed_at: String,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+    #[schema(format = DateTime)]
+    pub updated_at: String,
+    /// Whether an embedding is stored (embeddings are write-only).
+    pub has_embedding: bool,
+    /// Pending conflicts of this node; present only when it has any (node reads only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflict_ids: Option<Vec<Uuid>>,
+}
+
+impl NodeDto {
+    pub fn from_domain(n: Node) -> Self {
+        Self {
+            id: n.id,
+            title: n.title,
+            body: n.body,
+            memory_type: n.memory_type,
+            labels: n.labels,
+            scope: n.scope,
+            source: n.source,
+            confidence: n.confidence,
+            state: NodeStateDto::from_domain(n.state),
+            observed_at: time::format(&n.observed_at),
+            created_at: time::format(&n.created_at),
+            updated_at: time::format(&n.updated_at),
+            has_embedding: n.has_embedding,
+            conflict_ids: (!n.conflict_ids.is_empty()).then_some(n.conflict_ids),
+        }
+    }
+}
+
+/// A typed, weighted edge. `A supersedes B` means A replaced B.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EdgeDto {
+    pub id: Uuid,
+    pub source_id: Uuid,
+    pub target_id: Uuid,
+    /// `[a-z_]{1,40}`; concord writes `contradicts`, `supersedes`, `relates_to`.
+    pub kind: String,
+    pub neural_weight: f64,
+    pub strength: f64,
+    pub confidence: f64,
+    #[schema(format = DateTime)]
+    pub valid_from: String,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+}
+
+impl From<Edge> for EdgeDto {
+    fn from(e: Edge) -> Self {
+        Self {
+            id: e.id,
+            source_id: e.source_id,
+            target_id: e.target_id,
+            kind: e.kind,
+            neural_weight: e.neural_weight,
+            strength: e.strength,
+            confidence: e.confidence,
+            valid_from: time::format(&e.valid_from),
+            created_at: time::format(&e.created_at),
+        }
+    }
+}
+
+/// How a conflict was found.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DetectionDto {
+    /// `heuristic`, `vector`, `llm` or `manual`.
+    pub tier: String,
+    /// Probability of a contradiction (0..1).
+    pub probability: f64,
+    /// `negation`, `replacement`, `value_change`, `scope_change`, `vector_similarity`.
+    pub signals: Vec<String>,
+    /// Token overlap (Jaccard) of the two texts.
+    pub overlap: Option<f64>,
+    /// Cosine similarity of the embeddings, when both have one.
+    pub similarity: Option<f64>,
+    /// The conflicting spans, e.g. `value changed: "80%" vs "60%"`.
+    pub explanation: String,
+    /// Why a configured LLM tier did not decide, when it did not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm_fallback: Option<String>,
+}
+
+impl From<Detection> for DetectionDto {
+    fn from(d: Detection) -> Self {
+        Self {
+            tier: d.tier,
+            probability: d.probability,
+            signals: d.signals,
+            overlap: d.overlap,
+            similarity: d.similarity,
+            explanation: d.explanation,
+            llm_fallback: d.llm_fallback,
+        }
+    }
+}
+
+/// What concord suggests.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RecommendationDto {
+    /// `prefer-recent`, `prefer-authoritative` or `escalate-to-user`.
+    pub resolution: String,
+    /// Suggested strategy; null for `escalate-to-user`.
+    pub strategy: Option<String>,
+    /// One line of reasoning.
+    pub reasoning: String,
+}
+
+impl From<Recommendation> for RecommendationDto {
+    fn from(r: Recommendation) -> Self {
+        Self {
+            resolution: r.resolution,
+            strategy: r.strategy.map(|s| s.as_str().to_owned()),
+            reasoning: r.reasoning,
+        }
+    }
+}
+
+/// One step a resolution took. Which id fields are present depends on `action`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ActionDto {
+    /// `node_created`, `node_state_changed`, `edge_created`, `node_body_merged`,
+    /// `edges_moved`, `node_deleted` or `conflict_resolved`.
+    pub action: String,
+    /// One human line, e.g. `Node … active → dormant`.
+    pub summary: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_id: Option<Uuid>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edge_id: Option<Uuid>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_id: Option<Uuid>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_id: Option<Uuid>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chars_added: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_node_id: Option<Uuid>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_node_id: Option<Uuid>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflict_id: Option<Uuid>,
+}
+
+impl From<&Action> for ActionDto {
+    fn from(a: &Action) -> Self {
+        let mut d = ActionDto {
+            action: a.name().to_owned(),
+            summary: String::new(),
+            node_id: None,
+            from: None,
+            to: None,
+            edge_id: None,
+            kind: None,
+            source_id: None,
+            target_id: None,
+            chars_added: None,
+            from_node_id: None,
+            to_node_id: None,
+            count: None,
+            conflict_id: None,
+        };
+        match a.clone() {
+            Action::NodeCreated { summary, node_id } | Action::NodeDeleted { summary, node_id } => {
+                d.summary = summary;
+                d.node_id = Some(node_id);
+            }
+            Action::NodeStateChanged {
+                summary,
+                node_id,
+                from,
+                to,
+            } => {
+                (d.summary, d.node_id, d.from, d.to) =
+                    (summary, Some(node_id), Some(from), Some(to));
+            }
+            Action::EdgeCreated {
+                summary,
+                edge_id,
+                kind,
+                source_id,
+                target_id,
+            } => {
+                d.summary = summary;
+                d.edge_id = Some(edge_id);
+                d.kind = Some(kind);
+                d.source_id = Some(source_id);
+                d.target_id = Some(target_id);
+            }
+            Action::NodeBodyMerged {
+                summary,
+                node_id,
+                chars_added,
+            } => {
+                (d.summary, d.node_id, d.chars_added) = (summary, Some(node_id), Some(chars_added));
+            }
+            Action::EdgesMoved {
+                summary,
+                from_node_id,
+                to_node_id,
+                count,
+            } => {
+                d.summary = summary;
+                d.from_node_id = Some(from_node_id);
+                d.to_node_id = Some(to_node_id);
+                d.count = Some(count);
+            }
+            Action::ConflictResolved {
+                summary,
+                conflict_id,
+            } => {
+                (d.summary, d.conflict_id) = (summary, Some(conflict_id));
+            }
+        }
+        d
+    }
+}
+
+/// A conflict with both sides in full.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ConflictDto {
+    pub id: Uuid,
+    /// `pending` or `resolved`.
+    pub status: String,
+    /// `direct-contradiction`, `numeric-mismatch`, `temporal-mismatch` or `scope-mismatch`.
+    pub conflict_type: String,
+    /// The existing node; null once a resolved conflict's old node was deleted.
+    pub old_node: Option<NodeDto>,
+    /// The new node; null when the new side is only text or the node was deleted.
+    pub new_node: Option<NodeDto>,
+    /// The new side's text when it is not (or no longer) a node.
+    pub new_content: Option<String>,
+    pub detection: DetectionDto,
+    pub recommendation: RecommendationDto,
+    /// The strategy it was resolved with.
+    pub resolution: Option<String>,
+    #[schema(format = DateTime)]
+    pub resolved_at: Option<String>,
+    pub resolved_by: Option<String>,
+    pub note: Option<String>,
+    /// What the resolution did.
+    pub actions: Option<Vec<ActionDto>>,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+}
+
+impl ConflictDto {
+    /// `max_chars` truncates node bodies and `new_content` for clients that ask for it.
+    pub fn from_domain(c: Conflict, max_chars: Option<usize>) -> Self {
+        let cut = |s: String| match max_chars {
+            Some(n) if s.chars().count() > n => s.chars().take(n).collect(),
+            _ => s,
+        };
+        let node = |n: Node| {
+            let mut d = NodeDto::from_domain(Node {
+                conflict_ids: Vec::new(),
+                ..n
+            });
+            d.body = cut(d.body);
+            d
+        };
+        Self {
+            id: c.id,
+            status: c.status.as_str().to_owned(),
+            conflict_type: c.conflict_type,
+            old_node: c.old_node.map(node),
+            new_node: c.new_node.map(node),
+            new_content: c.new_content.map(cut),
+            detection: c.detection.into(),
+            recommendation: c.recommendation.into(),
+            resolution: c.resolution.map(|r| r.as_str().to_owned()),
+            resolved_at: c.resolved_at.as_ref().map(time::format),
+            resolved_by: c.resolved_by,
+            note: c.note,
+            actions: c.actions.map(|a| a.iter().map(ActionDto::from).collect()),
+            created_at: time::format(&c.created_at),
+        }
+    }
+}
+
+/// A conflict found by a write or a check.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ConflictHitDto {
+    pub conflict_id: Option<Uuid>,
+    pub old_node_id: Uuid,
+    pub conflict_type: String,
+    pub probability: f64,
+    pub signals: Vec<String>,
+    pub recommendation: RecommendationDto,
+}
+
+impl ConflictHitDto {
+    pub fn from_conflict(c: Conflict) -> Self {
+        Self {
+            conflict_id: Some(c.id),
+            old_node_id: c.old_node_id.unwrap_or_default(),
+            conflict_type: c.conflict_type,
+            probability: c.detection.probability,
+            signals: c.detection.signals,
+            recommendation: c.recommendation.into(),
+        }
+    }
+}
+
+/// Deserialises a present field (even `null`) as `Some`, so `null` can clear a value.
+pub fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
+}

@@ -1,0 +1,136 @@
+//! `/edges` and `/nodes/{id}/edges`: typed, weighted links between nodes.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use uuid::Uuid;
+
+use super::dto::EdgeDto;
+use super::extract::{AppJson, AppQuery, IdPath, page_args};
+use crate::domain::edge::{Direction, EdgeInput};
+use crate::error::{ApiError, Problem};
+use crate::state::AppState;
+use crate::store::EdgeQuery;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_edge))
+        .routes(routes!(list_edges))
+}
+
+/// An edge to create.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CreateEdgeRequest {
+    /// The node the edge starts at (must exist).
+    pub source_id: Uuid,
+    /// The node the edge points to (must exist, and differ from the source).
+    pub target_id: Uuid,
+    /// `[a-z_]{1,40}`, e.g. `depends_on`.
+    pub kind: String,
+    /// 0..1, default 0.5.
+    pub neural_weight: Option<f64>,
+    /// 0..1, default 0.5.
+    pub strength: Option<f64>,
+    /// 0..1, default 1.0.
+    pub confidence: Option<f64>,
+    /// RFC 3339; default now.
+    #[schema(format = DateTime)]
+    pub valid_from: Option<String>,
+}
+
+/// Create an edge between two existing nodes.
+#[utoipa::path(
+    post, path = "/edges", tag = "edges",
+    request_body = CreateEdgeRequest,
+    responses(
+        (status = 201, body = EdgeDto),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn create_edge(
+    State(state): State<AppState>,
+    AppJson(body): AppJson<CreateEdgeRequest>,
+) -> Result<(StatusCode, Json<EdgeDto>), ApiError> {
+    let edge = EdgeInput {
+        source_id: Some(body.source_id),
+        target_id: Some(body.target_id),
+        kind: Some(body.kind),
+        neural_weight: body.neural_weight,
+        strength: body.strength,
+        confidence: body.confidence,
+        valid_from: body.valid_from,
+    }
+    .parse()
+    .map_err(ApiError::Validation)?;
+    let edge = state.store.create_edge(edge).await?;
+    Ok((StatusCode::CREATED, Json(edge.into())))
+}
+
+/// Which edges of a node to list.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct ListEdgesQuery {
+    /// `out`, `in` or `both` (default).
+    pub direction: Option<String>,
+    /// Only edges of this kind.
+    pub kind: Option<String>,
+    /// 1..200, default 50.
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<i64>,
+    /// Opaque cursor from `next_cursor`.
+    pub cursor: Option<String>,
+}
+
+/// A page of edges, oldest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EdgeListResponse {
+    pub items: Vec<EdgeDto>,
+    /// Null at the end of the list.
+    pub next_cursor: Option<String>,
+}
+
+/// List a node's edges.
+#[utoipa::path(
+    get, path = "/nodes/{id}/edges", tag = "edges",
+    params(("id" = Uuid, Path, description = "Node id"), ListEdgesQuery),
+    responses(
+        (status = 200, body = EdgeListResponse),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn list_edges(
+    State(state): State<AppState>,
+    IdPath(id): IdPath,
+    AppQuery(q): AppQuery<ListEdgesQuery>,
+) -> Result<Json<EdgeListResponse>, ApiError> {
+    let direction: Direction = q
+        .direction
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(|d: String| ApiError::validation("/direction", d))?
+        .unwrap_or_default();
+    let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
+    let page = state
+        .store
+        .list_edges(
+            id,
+            EdgeQuery {
+                direction,
+                kind: q.kind,
+                limit,
+                after,
+            },
+        )
+        .await
+        .map_err(ApiError::not_found("node"))?;
+    Ok(Json(EdgeListResponse {
+        items: page.items.into_iter().map(Into::into).collect(),
+        next_cursor: page.next_cursor.map(|c| c.encode()),
+    }))
+}

@@ -1,0 +1,208 @@
+//! Extractors whose rejections are problem+json: malformed JSON is 400, a wrong content type
+//! 415, a body over the limit 413, and well-formed but invalid values 422 with a JSON Pointer.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
+use axum::http::StatusCode;
+use axum::http::header::CONTENT_TYPE;
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+use uuid::Uuid;
+
+use crate::error::ApiError;
+
+/// Largest request body accepted.
+pub const BODY_LIMIT: usize = 2 * 1024 * 1024;
+
+/// A JSON body deserialised with the exact location of any invalid value.
+pub struct AppJson<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        if !is_json(req.headers().get(CONTENT_TYPE)) {
+            return Err(ApiError::UnsupportedMediaType);
+        }
+        let bytes = Bytes::from_request(req, state).await.map_err(|r| {
+            if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge(BODY_LIMIT)
+            } else {
+                ApiError::MalformedJson(r.body_text())
+            }
+        })?;
+        parse_json(&bytes).map(AppJson)
+    }
+}
+
+fn is_json(value: Option<&axum::http::HeaderValue>) -> bool {
+    let Some(mime) = value.and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let essence = mime
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+/// Parses JSON, telling syntax errors (400) from values of the wrong shape (422).
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let inner = e.inner();
+        if inner.is_data() {
+            let detail = inner.to_string();
+            ApiError::validation(&pointer(e.path(), &detail), strip_location(&detail))
+        } else {
+            ApiError::MalformedJson(format!("malformed JSON: {inner}"))
+        }
+    })?;
+    de.end()
+        .map_err(|e| ApiError::MalformedJson(format!("malformed JSON: {e}")))?;
+    Ok(value)
+}
+
+/// A JSON Pointer from serde's path; a missing field points at the field itself.
+fn pointer(path: &serde_path_to_error::Path, detail: &str) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for seg in path.iter() {
+        let part = match seg {
+            Segment::Seq { index } => index.to_string(),
+            Segment::Map { key } => key.clone(),
+            Segment::Enum { variant } => variant.clone(),
+            Segment::Unknown => continue,
+        };
+        out.push('/');
+        out.push_str(&part.replace('~', "~0").replace('/', "~1"));
+    }
+    if let Some(field) = detail
+        .strip_prefix("missing field `")
+        .and_then(|r| r.split('`').next())
+    {
+        out.push('/');
+        out.push_str(field);
+    }
+    out
+}
+
+fn strip_location(detail: &str) -> String {
+    match detail.find(" at line ") {
+        Some(i) => detail[..i].to_owned(),
+        None => detail.to_owned(),
+    }
+}
+
+/// Query parameters; a value of the wrong type is 422 naming the parameter.
+pub struct AppQuery<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for AppQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Query::<T>::try_from_uri(&parts.uri)
+            .map(|Query(v)| AppQuery(v))
+            .map_err(|r| {
+                let text = r.body_text();
+                let detail = text
+                    .strip_prefix("Failed to deserialize query string: ")
+                    .unwrap_or(&text)
+                    .to_owned();
+                let param = detail
+                    .split(':')
+                    .next()
+                    .filter(|p| !p.contains(' '))
+                    .unwrap_or("");
+                ApiError::validation(&format!("/{param}"), detail.clone())
+            })
+    }
+}
+
+/// An `{id}` path segment; one that is not a UUID names no resource, so it is 404.
+pub struct IdPath(pub Uuid);
+
+impl<S: Send + Sync> FromRequestParts<S> for IdPath {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let Path(raw) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| ApiError::NoRoute)?;
+        Uuid::parse_str(&raw)
+            .map(IdPath)
+            .map_err(|_| ApiError::NotFound("resource"))
+    }
+}
+
+/// `?limit=` and `?cursor=` of every list.
+pub fn page_args(
+    limit: Option<i64>,
+    cursor: Option<&str>,
+) -> Result<(usize, Option<crate::domain::cursor::Cursor>), ApiError> {
+    let limit =
+        crate::domain::cursor::limit(limit).map_err(|d| ApiError::validation("/limit", d))?;
+    let after = cursor
+        .map(|c| {
+            crate::domain::cursor::Cursor::decode(c)
+                .ok_or_else(|| ApiError::validation("/cursor", "is not a cursor of this list"))
+        })
+        .transpose()?;
+    Ok((limit, after))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Body {
+        title: String,
+        labels: Option<Vec<String>>,
+    }
+
+    #[test]
+    fn syntax_errors_are_malformed_json() {
+        for bad in ["{", "{\"title\": NaN}", "[1,]", "{} {}"] {
+            assert!(
+                matches!(
+                    parse_json::<Body>(bad.as_bytes()),
+                    Err(ApiError::MalformedJson(_))
+                ),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn wrong_shapes_point_at_the_field() {
+        let cases = [
+            ("{}", "/title"),
+            ("{\"title\": 5}", "/title"),
+            ("{\"title\": \"x\", \"labels\": [\"a\", 3]}", "/labels/1"),
+        ];
+        for (body, want) in cases {
+            match parse_json::<Body>(body.as_bytes()) {
+                Err(ApiError::Validation(errs)) => assert_eq!(errs[0].pointer, want, "{body}"),
+                other => panic!("{body}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn json_media_types_are_recognised() {
+        use axum::http::HeaderValue;
+        assert!(is_json(Some(&HeaderValue::from_static(
+            "application/json; charset=utf-8"
+        ))));
+        assert!(is_json(Some(&HeaderValue::from_static(
+            "application/merge-patch+json"
+        ))));
+        assert!(!is_json(Some(&HeaderValue::from_static("text/plain"))));
+        assert!(!is_json(None));
+    }
+}

@@ -1,0 +1,72 @@
+//! Liveness, readiness and Prometheus metrics.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiError, Problem};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(healthz))
+        .routes(routes!(readyz))
+        .routes(routes!(metrics))
+}
+
+/// Health status.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HealthResponse {
+    /// `ok`.
+    pub status: String,
+    /// `sqlite` or `postgres` (readiness only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database: Option<String>,
+}
+
+/// The process is up.
+#[utoipa::path(get, path = "/healthz", tag = "operations", responses((status = 200, body = HealthResponse)))]
+pub async fn healthz() -> Json<HealthResponse> {
+    Json(HealthResponse {
+        status: "ok".into(),
+        database: None,
+    })
+}
+
+/// The database is reachable (else 503).
+#[utoipa::path(
+    get, path = "/readyz", tag = "operations",
+    responses(
+        (status = 200, body = HealthResponse),
+        (status = 503, body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn readyz(State(state): State<AppState>) -> Result<Json<HealthResponse>, ApiError> {
+    state
+        .store
+        .ping()
+        .await
+        .map_err(|e| ApiError::Unavailable(e))?;
+    Ok(Json(HealthResponse {
+        status: "ok".into(),
+        database: Some(state.store.backend().into()),
+    }))
+}
+
+/// Prometheus text exposition: request counts and latencies by route and status.
+#[utoipa::path(
+    get, path = "/metrics", tag = "operations",
+    responses((status = 200, content_type = "text/plain", body = String))
+)]
+pub async fn metrics() -> impl IntoResponse {
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        super::metrics::render(),
+    )
+}

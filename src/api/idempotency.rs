@@ -1,0 +1,141 @@
+//! `Idempotency-Key` on every POST (contract section 1). The first response for a key (a
+//! success or a 4xx) is stored and replayed for the same request; a 5xx is not stored, since
+//! its transaction was rolled back, so a retry executes again. The fingerprint is the method,
+//! path and canonical JSON body (keys sorted), scoped per API key when auth is on.
+
+use axum::body::{Body, to_bytes};
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, Method, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use sha2::{Digest, Sha256};
+
+use super::extract::BODY_LIMIT;
+use crate::domain::conflict::hex;
+use crate::error::ApiError;
+use crate::state::AppState;
+use crate::store::{IdempotencyBegin, StoredResponse};
+
+pub const HEADER: &str = "idempotency-key";
+pub const REPLAYED: &str = "idempotency-replayed";
+
+pub async fn idempotent(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    if req.method() != Method::POST {
+        return next.run(req).await;
+    }
+    let Some(key) = req.headers().get(HEADER).cloned() else {
+        return next.run(req).await;
+    };
+    match run(state, key, req, next).await {
+        Ok(res) | Err(res) => res,
+    }
+}
+
+async fn run(
+    state: AppState,
+    key: HeaderValue,
+    req: Request,
+    next: Next,
+) -> Result<Response, Response> {
+    let key = key
+        .to_str()
+        .ok()
+        .filter(|k| !k.is_empty() && k.len() <= 255)
+        .ok_or_else(|| {
+            ApiError::validation(
+                "/headers/Idempotency-Key",
+                "must be 1..255 visible ASCII characters",
+            )
+            .into_response()
+        })?
+        .to_owned();
+    let scope =
+        super::auth::authorised_key(&state, &req).map_or_else(|| "-".to_owned(), |d| hex(&d));
+    let (parts, body) = req.into_parts();
+    let bytes = to_bytes(body, BODY_LIMIT)
+        .await
+        .map_err(|_| ApiError::PayloadTooLarge(BODY_LIMIT).into_response())?;
+    let fingerprint = fingerprint(
+        &parts.method,
+        parts.uri.path_and_query().map_or("", |p| p.as_str()),
+        &bytes,
+    );
+    let begin = state
+        .store
+        .idempotency_begin(&scope, &key, &fingerprint)
+        .await
+        .map_err(|e| ApiError::from(e).into_response())?;
+    match begin {
+        IdempotencyBegin::Mismatch => Err(ApiError::IdempotencyKeyReuse.into_response()),
+        IdempotencyBegin::InFlight => Err(ApiError::IdempotencyInFlight.into_response()),
+        IdempotencyBegin::Replay(stored) => Ok(replay(stored)),
+        IdempotencyBegin::Started => {
+            let res = next
+                .run(Request::from_parts(parts, Body::from(bytes)))
+                .await;
+            Ok(remember(&state, &scope, &key, res).await)
+        }
+    }
+}
+
+fn fingerprint(method: &Method, path: &str, body: &[u8]) -> String {
+    // serde_json's default map is sorted, so re-encoding gives a canonical form.
+    let canonical = serde_json::from_slice::<serde_json::Value>(body)
+        .and_then(|v| serde_json::to_vec(&v))
+        .unwrap_or_else(|_| body.to_vec());
+    let mut h = Sha256::new();
+    h.update(method.as_str());
+    h.update(b" ");
+    h.update(path);
+    h.update(b"\n");
+    h.update(&canonical);
+    hex(&h.finalize())
+}
+
+async fn remember(state: &AppState, scope: &str, key: &str, res: Response) -> Response {
+    if res.status().is_server_error() {
+        // Nothing was written, so a retry must run again.
+        if let Err(e) = state.store.idempotency_abandon(scope, key).await {
+            tracing::warn!(error = ?e, "could not release an idempotency key");
+        }
+        return res;
+    }
+    let (parts, body) = res.into_parts();
+    let Ok(bytes) = to_bytes(body, usize::MAX).await else {
+        return ApiError::Internal(anyhow::anyhow!("response body unreadable")).into_response();
+    };
+    let header_text = |name| {
+        parts
+            .headers
+            .get(name)
+            .and_then(|v: &HeaderValue| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let stored = StoredResponse {
+        status: parts.status.as_u16(),
+        body: bytes.to_vec(),
+        content_type: header_text(header::CONTENT_TYPE),
+        location: header_text(header::LOCATION),
+    };
+    if let Err(e) = state.store.idempotency_finish(scope, key, stored).await {
+        tracing::warn!(error = ?e, "could not store an idempotent response");
+    }
+    Response::from_parts(parts, Body::from(bytes))
+}
+
+fn replay(stored: StoredResponse) -> Response {
+    let status =
+        axum::http::StatusCode::from_u16(stored.status).unwrap_or(axum::http::StatusCode::OK);
+    let mut res = (status, stored.body).into_response();
+    let headers = res.headers_mut();
+    for (name, value) in [
+        (header::CONTENT_TYPE, stored.content_type),
+        (header::LOCATION, stored.location),
+    ] {
+        if let Some(v) = value.and_then(|v| HeaderValue::from_str(&v).ok()) {
+            headers.insert(name, v);
+        }
+    }
+    headers.insert(REPLAYED, HeaderValue::from_static("true"));
+    res
+}

@@ -1,0 +1,80 @@
+//! HTTP only: routing, extraction, DTOs and middleware. Each resource module exposes a
+//! `router()`; this module merges them into one documented router, so no route can exist
+//! without its OpenAPI operation.
+
+pub mod auth;
+mod conflicts;
+pub mod dto;
+mod edges;
+pub mod extract;
+mod health;
+pub mod idempotency;
+mod metrics;
+mod nodes;
+mod resolve;
+mod sources;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::middleware::{from_fn, from_fn_with_state};
+use axum::response::IntoResponse;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "concord",
+        description = "Contradiction-aware long-term memory for AI agents. Errors are RFC 9457 \
+            `application/problem+json` with a stable `type` (see the README's problem table). \
+            Every POST accepts an `Idempotency-Key` header: the first response (2xx or 4xx) is \
+            kept for 24 h and replayed with `Idempotency-Replayed: true`."
+    ),
+    tags(
+        (name = "nodes", description = "Knowledge nodes; writes run contradiction detection"),
+        (name = "edges", description = "Typed, weighted links between nodes"),
+        (name = "conflicts", description = "The review queue and its resolution"),
+        (name = "sources", description = "Learned source credibility"),
+        (name = "operations", description = "Health, readiness, metrics"),
+    )
+)]
+pub struct ApiDoc;
+
+/// All documented routes and the OpenAPI document they make.
+pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(nodes::router())
+        .merge(edges::router())
+        .merge(conflicts::router())
+        .merge(resolve::router())
+        .merge(sources::router())
+        .merge(health::router())
+        .split_for_parts()
+}
+
+/// The OpenAPI document, as `concord openapi` prints it and `openapi/openapi.json` holds it.
+pub fn openapi_json() -> String {
+    let (_, doc) = routes();
+    let value = serde_json::to_value(&doc).expect("the document serialises");
+    // serde_json's default map sorts keys, so the output is stable.
+    serde_json::to_string_pretty(&value).expect("the document serialises") + "\n"
+}
+
+/// The complete application: routes, docs, middleware and problem+json fallbacks.
+pub fn app(state: AppState) -> Router {
+    let (router, doc) = routes();
+    router
+        .merge(SwaggerUi::new("/docs").url("/openapi.json", doc))
+        .fallback(|| async { ApiError::NoRoute.into_response() })
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed.into_response() })
+        .layer(from_fn_with_state(state.clone(), idempotency::idempotent))
+        .layer(from_fn_with_state(state.clone(), auth::require_key))
+        .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
+        .layer(from_fn(metrics::track))
+        .layer(from_fn(crate::telemetry::request_context))
+        .with_state(state)
+}

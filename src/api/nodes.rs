@@ -1,0 +1,368 @@
+//! `/nodes`: write (with detection), read, patch, delete, list and check nodes.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use uuid::Uuid;
+
+use super::dto::{ConflictHitDto, NodeDto, NodeStateDto, present};
+use super::extract::{AppJson, AppQuery, IdPath, page_args};
+use crate::domain::contradiction::{Sensitivity, index_tokens};
+use crate::domain::node::{NewNode, NodeInput, NodePatch, PatchInput};
+use crate::domain::time;
+use crate::error::{ApiError, Problem};
+use crate::state::AppState;
+use crate::store::NodeQuery;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_node, list_nodes))
+        .routes(routes!(get_node, patch_node, delete_node))
+        .routes(routes!(check_node))
+}
+
+/// A node to store.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CreateNodeRequest {
+    /// 1..500 characters after trimming.
+    pub title: String,
+    /// Up to 1 MiB. Default empty.
+    #[serde(default)]
+    pub body: Option<String>,
+    /// `[a-z0-9_-]{1,40}`, default `fact`.
+    #[serde(default)]
+    pub memory_type: Option<String>,
+    /// Up to 32 labels of 1..64 characters; stored trimmed, lowercased, deduplicated.
+    #[serde(default)]
+    pub labels: Option<Vec<String>>,
+    /// Default `default`. Detection compares nodes of one scope only.
+    #[serde(default)]
+    pub scope: Option<String>,
+    /// Up to 500 characters.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// 0..1, default 0.8.
+    #[serde(default)]
+    pub confidence: Option<f64>,
+    /// Default `active`.
+    #[serde(default)]
+    pub state: Option<NodeStateDto>,
+    /// RFC 3339; default: now.
+    #[serde(default)]
+    #[schema(format = DateTime)]
+    pub observed_at: Option<String>,
+    /// Write-only. Every embedding in one store has the same dimension (else 422).
+    #[serde(default)]
+    pub embedding: Option<Vec<f64>>,
+}
+
+/// Detection options of a write or a check.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct DetectQuery {
+    /// `false` skips detection. Default `true`.
+    pub detect: Option<bool>,
+    /// `strict`, `balanced` or `lenient`; default from `CONCORD_SENSITIVITY`.
+    pub sensitivity: Option<String>,
+}
+
+fn sensitivity(q: &DetectQuery) -> Result<Option<Sensitivity>, ApiError> {
+    q.sensitivity
+        .as_deref()
+        .map(|s| {
+            s.parse().map_err(|_| {
+                ApiError::validation("/sensitivity", "must be strict, balanced or lenient")
+            })
+        })
+        .transpose()
+}
+
+/// The stored node and what it contradicts.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NodeWriteResponse {
+    pub node: NodeDto,
+    /// Conflicts detected and queued by this write; absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflicts: Option<Vec<ConflictHitDto>>,
+}
+
+/// Store a node; detection runs unless `detect=false`.
+#[utoipa::path(
+    post, path = "/nodes", tag = "nodes",
+    params(DetectQuery),
+    request_body = CreateNodeRequest,
+    responses(
+        (status = 201, body = NodeWriteResponse, headers(("Location" = String, description = "The node's URL"))),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn create_node(
+    State(state): State<AppState>,
+    AppQuery(q): AppQuery<DetectQuery>,
+    AppJson(body): AppJson<CreateNodeRequest>,
+) -> Result<(StatusCode, HeaderMap, Json<NodeWriteResponse>), ApiError> {
+    let sens = sensitivity(&q)?;
+    let node = NewNode::parse(body.into_input(), time::now()).map_err(ApiError::Validation)?;
+    let (node, conflicts) = state
+        .detector
+        .write_node(&*state.store, node, q.detect.unwrap_or(true), sens)
+        .await?;
+    let mut headers = HeaderMap::new();
+    if let Ok(v) = HeaderValue::from_str(&format!("/nodes/{}", node.id)) {
+        headers.insert(header::LOCATION, v);
+    }
+    let conflicts = (!conflicts.is_empty()).then(|| {
+        conflicts
+            .into_iter()
+            .map(ConflictHitDto::from_conflict)
+            .collect()
+    });
+    let body = NodeWriteResponse {
+        node: NodeDto::from_domain(node),
+        conflicts,
+    };
+    Ok((StatusCode::CREATED, headers, Json(body)))
+}
+
+impl CreateNodeRequest {
+    fn into_input(self) -> NodeInput {
+        NodeInput {
+            title: Some(self.title),
+            body: self.body,
+            memory_type: self.memory_type,
+            labels: self.labels,
+            scope: self.scope,
+            source: self.source,
+            confidence: self.confidence,
+            state: self.state.map(state_str),
+            observed_at: self.observed_at,
+            embedding: self.embedding,
+        }
+    }
+}
+
+fn state_str(s: NodeStateDto) -> String {
+    match s {
+        NodeStateDto::Active => "active",
+        NodeStateDto::Dormant => "dormant",
+        NodeStateDto::Archived => "archived",
+    }
+    .to_owned()
+}
+
+/// Read a node (with `conflict_ids` when it has pending conflicts).
+#[utoipa::path(
+    get, path = "/nodes/{id}", tag = "nodes",
+    params(("id" = Uuid, Path, description = "Node id")),
+    responses(
+        (status = 200, body = NodeDto),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn get_node(
+    State(state): State<AppState>,
+    IdPath(id): IdPath,
+) -> Result<Json<NodeDto>, ApiError> {
+    let node = state
+        .store
+        .get_node(id)
+        .await
+        .map_err(ApiError::not_found("node"))?;
+    Ok(Json(NodeDto::from_domain(node)))
+}
+
+/// Fields to change; absent fields stay as they are, `source: null` clears the source.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PatchNodeRequest {
+    pub title: Option<String>,
+    pub body: Option<String>,
+    pub labels: Option<Vec<String>>,
+    pub confidence: Option<f64>,
+    pub state: Option<NodeStateDto>,
+    #[serde(default, deserialize_with = "present")]
+    pub source: Option<Option<String>>,
+    pub scope: Option<String>,
+    #[schema(format = DateTime)]
+    pub observed_at: Option<String>,
+}
+
+/// Change a node.
+#[utoipa::path(
+    patch, path = "/nodes/{id}", tag = "nodes",
+    params(("id" = Uuid, Path, description = "Node id")),
+    request_body = PatchNodeRequest,
+    responses(
+        (status = 200, body = NodeDto),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn patch_node(
+    State(state): State<AppState>,
+    IdPath(id): IdPath,
+    AppJson(body): AppJson<PatchNodeRequest>,
+) -> Result<Json<NodeDto>, ApiError> {
+    let patch = NodePatch::parse(PatchInput {
+        title: body.title,
+        body: body.body,
+        labels: body.labels,
+        confidence: body.confidence,
+        state: body.state.map(state_str),
+        source: body.source,
+        scope: body.scope,
+        observed_at: body.observed_at,
+    })
+    .map_err(ApiError::Validation)?;
+    let node = state
+        .store
+        .update_node(id, patch)
+        .await
+        .map_err(ApiError::not_found("node"))?;
+    Ok(Json(NodeDto::from_domain(node)))
+}
+
+/// Delete a node: its edges go, pending conflicts where it is the old node go, and conflicts
+/// where it is the new node keep its text as `new_content`.
+#[utoipa::path(
+    delete, path = "/nodes/{id}", tag = "nodes",
+    params(("id" = Uuid, Path, description = "Node id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn delete_node(
+    State(state): State<AppState>,
+    IdPath(id): IdPath,
+) -> Result<StatusCode, ApiError> {
+    state
+        .store
+        .delete_node(id)
+        .await
+        .map_err(ApiError::not_found("node"))?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `GET /nodes` parameters.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct ListNodesQuery {
+    /// Full-text search over title and body (every word must match), ranked best first.
+    pub q: Option<String>,
+    /// Only nodes with this label.
+    pub label: Option<String>,
+    /// Only nodes of this memory type.
+    pub memory_type: Option<String>,
+    /// Default `active`.
+    pub state: Option<NodeStateDto>,
+    /// 1..200, default 50.
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<i64>,
+    /// Opaque cursor from `next_cursor`.
+    pub cursor: Option<String>,
+}
+
+/// A page of nodes.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NodeListResponse {
+    pub items: Vec<NodeDto>,
+    /// Null at the end of the list.
+    pub next_cursor: Option<String>,
+}
+
+/// List nodes, newest first, or ranked by a full-text query.
+#[utoipa::path(
+    get, path = "/nodes", tag = "nodes",
+    params(ListNodesQuery),
+    responses(
+        (status = 200, body = NodeListResponse),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn list_nodes(
+    State(state): State<AppState>,
+    AppQuery(q): AppQuery<ListNodesQuery>,
+) -> Result<Json<NodeListResponse>, ApiError> {
+    let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
+    let tokens = q.q.as_deref().map(|text| index_tokens("", text));
+    if tokens.as_ref().is_some_and(|t| t.is_empty()) {
+        // Nothing searchable (only punctuation or stop words): nothing matches.
+        return Ok(Json(NodeListResponse {
+            items: vec![],
+            next_cursor: None,
+        }));
+    }
+    let page = state
+        .store
+        .list_nodes(NodeQuery {
+            tokens,
+            label: q.label.map(|l| l.trim().to_lowercase()),
+            memory_type: q.memory_type,
+            state: q.state.map(|s| state_str(s).parse().expect("valid state")),
+            limit,
+            after,
+        })
+        .await?;
+    Ok(Json(NodeListResponse {
+        items: page.items.into_iter().map(NodeDto::from_domain).collect(),
+        next_cursor: page.next_cursor.map(|c| c.encode()),
+    }))
+}
+
+/// What a stored node contradicts now.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CheckResponse {
+    pub node_id: Uuid,
+    /// Contradictions found (not queued: a check writes nothing); absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflicts: Option<Vec<ConflictHitDto>>,
+}
+
+/// Run detection for a stored node against the active set, without writing anything.
+#[utoipa::path(
+    post, path = "/nodes/{id}/check", tag = "nodes",
+    params(("id" = Uuid, Path, description = "Node id"), DetectQuery),
+    responses(
+        (status = 200, body = CheckResponse),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn check_node(
+    State(state): State<AppState>,
+    IdPath(id): IdPath,
+    AppQuery(q): AppQuery<DetectQuery>,
+) -> Result<Json<CheckResponse>, ApiError> {
+    let sens = sensitivity(&q)?;
+    let found = state
+        .detector
+        .check_node(&*state.store, id, sens)
+        .await
+        .map_err(ApiError::not_found("node"))?;
+    let hits: Vec<ConflictHitDto> = found
+        .into_iter()
+        .map(|(f, r)| ConflictHitDto {
+            conflict_id: None,
+            old_node_id: f.old.id,
+            conflict_type: f.verdict.conflict_type.as_str().to_owned(),
+            probability: crate::detect::detection_of(&f.verdict).probability,
+            signals: f
+                .verdict
+                .signals
+                .iter()
+                .map(|s| s.as_str().to_owned())
+                .collect(),
+            recommendation: r.into(),
+        })
+        .collect();
+    Ok(Json(CheckResponse {
+        node_id: id,
+        conflicts: (!hits.is_empty()).then_some(hits),
+    }))
+}

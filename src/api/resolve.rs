@@ -1,0 +1,140 @@
+//! Resolving conflicts: `POST /contradiction/resolve` and its alias
+//! `POST /conflicts/{id}/resolve`. One transaction per resolution; retries replay.
+
+use axum::Json;
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use uuid::Uuid;
+
+use super::dto::ActionDto;
+use super::extract::{AppJson, IdPath};
+use crate::domain::plan::Resolve;
+use crate::domain::time;
+use crate::error::{ApiError, Problem};
+use crate::state::AppState;
+use crate::store::Resolution;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(resolve_contradiction))
+        .routes(routes!(resolve_conflict))
+}
+
+/// How to resolve a conflict.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ResolveRequest {
+    /// The conflict to resolve.
+    pub conflict_id: Uuid,
+    #[serde(flatten)]
+    pub how: ResolveBody,
+}
+
+/// How to resolve a conflict (the conflict named by the path).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ResolveBody {
+    /// `new_is_current`, `old_is_current`, `keep_both` or `merge`.
+    pub resolution: String,
+    /// Replaces the old node's body (merge only).
+    pub merged_content: Option<String>,
+    /// Who decided.
+    pub resolved_by: Option<String>,
+    /// Why.
+    pub note: Option<String>,
+}
+
+/// What the resolution did.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ResolveResponse {
+    /// Always true.
+    pub ok: bool,
+    pub conflict_id: Uuid,
+    /// The strategy applied.
+    pub resolution: String,
+    pub old_node_id: Option<Uuid>,
+    /// The new node (created from `new_content` when needed; deleted by `merge`).
+    pub new_node_id: Option<Uuid>,
+    /// Every step taken, in order.
+    pub actions: Vec<ActionDto>,
+    #[schema(format = DateTime)]
+    pub resolved_at: String,
+    /// True when this reply is the stored result of an earlier identical request.
+    pub replayed: bool,
+}
+
+impl From<Resolution> for ResolveResponse {
+    fn from(r: Resolution) -> Self {
+        Self {
+            ok: true,
+            conflict_id: r.conflict_id,
+            resolution: r.strategy.as_str().to_owned(),
+            old_node_id: r.old_node_id,
+            new_node_id: r.new_node_id,
+            actions: r.actions.iter().map(ActionDto::from).collect(),
+            resolved_at: time::format(&r.resolved_at),
+            replayed: r.replayed,
+        }
+    }
+}
+
+async fn resolve(
+    state: AppState,
+    id: Uuid,
+    body: ResolveBody,
+) -> Result<Json<ResolveResponse>, ApiError> {
+    let request = Resolve::parse(
+        id,
+        &body.resolution,
+        body.merged_content,
+        body.resolved_by,
+        body.note,
+    )
+    .map_err(ApiError::Validation)?;
+    let outcome = state
+        .store
+        .resolve_conflict(request)
+        .await
+        .map_err(ApiError::not_found("conflict"))?;
+    Ok(Json(outcome.into()))
+}
+
+/// Resolve a conflict with one of the four strategies, in one transaction. Repeating the
+/// same request replays the stored result (`replayed: true`); another strategy is 409.
+#[utoipa::path(
+    post, path = "/contradiction/resolve", tag = "conflicts",
+    request_body = ResolveRequest,
+    responses(
+        (status = 200, body = ResolveResponse),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[tracing::instrument(skip_all, fields(conflict.id = %body.conflict_id))]
+pub async fn resolve_contradiction(
+    State(state): State<AppState>,
+    AppJson(body): AppJson<ResolveRequest>,
+) -> Result<Json<ResolveResponse>, ApiError> {
+    resolve(state, body.conflict_id, body.how).await
+}
+
+/// Resolve the conflict named by the path (same as `POST /contradiction/resolve`).
+#[utoipa::path(
+    post, path = "/conflicts/{id}/resolve", tag = "conflicts",
+    params(("id" = Uuid, Path, description = "Conflict id")),
+    request_body = ResolveBody,
+    responses(
+        (status = 200, body = ResolveResponse),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[tracing::instrument(skip_all, fields(conflict.id = %id))]
+pub async fn resolve_conflict(
+    State(state): State<AppState>,
+    IdPath(id): IdPath,
+    AppJson(body): AppJson<ResolveBody>,
+) -> Result<Json<ResolveResponse>, ApiError> {
+    resolve(state, id, body).await
+}

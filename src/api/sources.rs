@@ -1,0 +1,68 @@
+//! `/sources`: what concord has learned about each source from resolved conflicts.
+
+use axum::Json;
+use axum::extract::State;
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::domain::credibility;
+use crate::error::{ApiError, Problem};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(list_sources))
+}
+
+/// One source and its record.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SourceDto {
+    /// The `source` string of nodes.
+    pub source: String,
+    /// Mean of a Beta(upheld + 2, contradicted + 2) posterior: 0.5 for a source without
+    /// verdicts; one verdict moves it by 0.1. Recommendations prefer a side whose source is
+    /// at least 0.2 more credible (`prefer-authoritative`).
+    pub credibility: f64,
+    /// Resolutions that kept this source's side current.
+    pub upheld: i64,
+    /// Resolutions that made this source's side dormant.
+    pub contradicted: i64,
+    /// Nodes stored with this source.
+    pub nodes: i64,
+}
+
+/// All sources.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SourceListResponse {
+    pub items: Vec<SourceDto>,
+}
+
+/// Sources with their learned credibility (`new_is_current` upholds the new node's source and
+/// contradicts the old one's; `old_is_current` the reverse).
+#[utoipa::path(
+    get, path = "/sources", tag = "sources",
+    responses(
+        (status = 200, body = SourceListResponse),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn list_sources(
+    State(state): State<AppState>,
+) -> Result<Json<SourceListResponse>, ApiError> {
+    let items = state
+        .store
+        .list_sources()
+        .await?
+        .into_iter()
+        .map(|s| SourceDto {
+            credibility: (credibility::score(s.upheld, s.contradicted) * 1000.0).round() / 1000.0,
+            source: s.source,
+            upheld: s.upheld,
+            contradicted: s.contradicted,
+            nodes: s.nodes,
+        })
+        .collect();
+    Ok(Json(SourceListResponse { items }))
+}

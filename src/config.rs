@@ -1,0 +1,157 @@
+//! Settings from flags or environment (contract section 0). `Debug` never prints secrets.
+
+use std::fmt;
+use std::net::SocketAddr;
+
+use clap::{Parser, Subcommand};
+
+use crate::domain::contradiction::Sensitivity;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "concord",
+    version,
+    about = "Contradiction-aware long-term memory for AI agents"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Start the HTTP service (migrations run first).
+    Serve(Settings),
+    /// Run the database migrations and exit.
+    Migrate(DbArgs),
+    /// Print the OpenAPI 3.1 document.
+    Openapi,
+    /// Measure contradiction detection on labelled pairs (JSON lines).
+    Eval(EvalArgs),
+    /// Exit 0 when the service at URL answers `/healthz` (for container health checks).
+    Healthcheck {
+        /// Base URL, e.g. `http://127.0.0.1:8080`.
+        #[arg(default_value = "http://127.0.0.1:8080")]
+        url: String,
+    },
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct DbArgs {
+    /// `sqlite://concord.db` (created if missing) or `postgres://user@host/db`.
+    #[arg(
+        long,
+        env = "CONCORD_DATABASE_URL",
+        default_value = "sqlite://concord.db"
+    )]
+    pub database_url: Secret,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct Settings {
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Address to listen on. Without API keys only loopback addresses are allowed.
+    #[arg(long, env = "CONCORD_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+    /// Comma-separated API keys; when set every route but /healthz and /readyz needs one.
+    #[arg(long, env = "CONCORD_API_KEYS", value_delimiter = ',')]
+    pub api_keys: Vec<Secret>,
+    /// Default detection sensitivity: strict, balanced or lenient.
+    #[arg(long, env = "CONCORD_SENSITIVITY", default_value = "balanced", value_parser = parse_sensitivity)]
+    pub sensitivity: Sensitivity,
+    /// Minimum token overlap (Jaccard) of the heuristic tier.
+    #[arg(long, env = "CONCORD_MIN_OVERLAP", default_value_t = 0.3)]
+    pub min_overlap: f64,
+    /// Cosine band of the vector tier, `low,high`.
+    #[arg(long, env = "CONCORD_COSINE_BAND", default_value = "0.30,0.95", value_parser = parse_band)]
+    pub cosine_band: (f64, f64),
+    #[command(flatten)]
+    pub llm: LlmArgs,
+}
+
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct LlmArgs {
+    /// OpenAI-compatible chat completions URL; unset = LLM tier off.
+    #[arg(long = "llm-url", env = "CONCORD_LLM_URL")]
+    pub url: Option<String>,
+    /// Model name sent to the LLM endpoint.
+    #[arg(long = "llm-model", env = "CONCORD_LLM_MODEL")]
+    pub model: Option<String>,
+    /// Bearer key for the LLM endpoint.
+    #[arg(long = "llm-api-key", env = "CONCORD_LLM_API_KEY")]
+    pub api_key: Option<Secret>,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct EvalArgs {
+    /// Labelled pairs: one `{"id","a","b","label","topic"?}` per line.
+    #[arg(long)]
+    pub data: std::path::PathBuf,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Sensitivity to measure.
+    #[arg(long, default_value = "balanced", value_parser = parse_sensitivity)]
+    pub sensitivity: Sensitivity,
+}
+
+/// A string that `Debug` prints as `***` (database URLs carry passwords, keys are keys).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("***")
+    }
+}
+
+impl std::str::FromStr for Secret {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Self(s.trim().to_owned()))
+    }
+}
+
+fn parse_sensitivity(s: &str) -> Result<Sensitivity, String> {
+    s.parse()
+        .map_err(|_| "expected strict, balanced or lenient".to_owned())
+}
+
+fn parse_band(s: &str) -> Result<(f64, f64), String> {
+    let (lo, hi) = s.split_once(',').ok_or("expected low,high")?;
+    let lo: f64 = lo.trim().parse().map_err(|_| "low is not a number")?;
+    let hi: f64 = hi.trim().parse().map_err(|_| "high is not a number")?;
+    if !(0.0..=1.0).contains(&lo) || !(lo..=1.0).contains(&hi) {
+        return Err("expected 0 <= low <= high <= 1".into());
+    }
+    Ok((lo, hi))
+}
+
+impl Settings {
+    /// Settings for tests and tools: the defaults of `serve` with this database.
+    pub fn for_database(url: &str) -> Self {
+        Self {
+            db: DbArgs {
+                database_url: Secret(url.to_owned()),
+            },
+            bind: "127.0.0.1:0".parse().expect("valid address"),
+            api_keys: Vec::new(),
+            sensitivity: Sensitivity::Balanced,
+            min_overlap: 0.3,
+            cosine_band: (0.30, 0.95),
+            llm: LlmArgs::default(),
+        }
+    }
+
+    /// Refuses to serve an open, key-less API beyond this machine.
+    pub fn check_bind(&self) -> anyhow::Result<()> {
+        if self.api_keys.iter().all(|k| k.0.is_empty()) && !self.bind.ip().is_loopback() {
+            anyhow::bail!(
+                "refusing to bind {} without API keys: set CONCORD_API_KEYS or bind a loopback address",
+                self.bind
+            );
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,282 @@
+//! Write-time detection: fetch candidates through the index (never a scan), judge each pair
+//! with the pure rules of `domain::contradiction`, and turn verdicts into conflicts with a
+//! recommendation. Candidate reads and judging happen before the write transaction opens.
+
+use uuid::Uuid;
+
+use crate::config::Settings;
+use crate::domain::conflict::{Detection, NewConflict};
+use crate::domain::contradiction::{
+    self, DetectConfig, Memory, Sensitivity, Verdict, index_tokens,
+};
+use crate::domain::edge::{self, Edge};
+use crate::domain::node::{NewNode, Node};
+use crate::domain::recommend::{self, Side};
+use crate::domain::time::{self, Timestamp};
+use crate::store::{Candidate, CandidateQuery, DetectedConflict, SourceStats, Store, StoreResult};
+
+/// How many candidates the index may return per write.
+pub const MAX_CANDIDATES: usize = 50;
+/// How many index tokens of the new text are used to look for candidates.
+const MAX_QUERY_TOKENS: usize = 48;
+
+pub struct Detector {
+    base: DetectConfig,
+}
+
+/// The new side of a check: a node about to be written, or one already stored.
+pub struct Probe<'a> {
+    pub id: Option<Uuid>,
+    pub title: &'a str,
+    pub body: &'a str,
+    pub memory_type: &'a str,
+    pub scope: &'a str,
+    pub labels: &'a [String],
+    pub confidence: f64,
+    pub observed_at: Timestamp,
+    pub source: Option<&'a str>,
+    pub embedding: Option<&'a [f32]>,
+}
+
+impl<'a> Probe<'a> {
+    pub fn of_new(n: &'a NewNode) -> Self {
+        Self {
+            id: None,
+            title: &n.title,
+            body: &n.body,
+            memory_type: &n.memory_type,
+            scope: &n.scope,
+            labels: &n.labels,
+            confidence: n.confidence,
+            observed_at: n.observed_at,
+            source: n.source.as_deref(),
+            embedding: n.embedding.as_deref(),
+        }
+    }
+
+    pub fn of_stored(n: &'a Node, embedding: Option<&'a [f32]>) -> Self {
+        Self {
+            id: Some(n.id),
+            title: &n.title,
+            body: &n.body,
+            memory_type: &n.memory_type,
+            scope: &n.scope,
+            labels: &n.labels,
+            confidence: n.confidence,
+            observed_at: n.observed_at,
+            source: n.source.as_deref(),
+            embedding,
+        }
+    }
+}
+
+/// One contradiction found for a probe.
+pub struct Finding {
+    pub old: Node,
+    pub verdict: Verdict,
+}
+
+impl Detector {
+    pub fn new(settings: &Settings) -> Self {
+        Self {
+            base: DetectConfig {
+                min_overlap: settings.min_overlap,
+                cosine_band: settings.cosine_band,
+                sensitivity: settings.sensitivity,
+            },
+        }
+    }
+
+    pub fn default_sensitivity(&self) -> Sensitivity {
+        self.base.sensitivity
+    }
+
+    /// Active nodes of the probe's scope and memory type that it contradicts.
+    pub async fn find(
+        &self,
+        store: &dyn Store,
+        probe: &Probe<'_>,
+        sensitivity: Option<Sensitivity>,
+    ) -> StoreResult<Vec<Finding>> {
+        let cfg = DetectConfig {
+            sensitivity: sensitivity.unwrap_or(self.base.sensitivity),
+            ..self.base
+        };
+        let mut tokens = index_tokens(probe.title, probe.body);
+        // Longer tokens are rarer: they find the same topic with fewer index hits.
+        tokens.sort_by_key(|t| std::cmp::Reverse(t.chars().count()));
+        tokens.truncate(MAX_QUERY_TOKENS);
+        let candidates = store
+            .candidates(CandidateQuery {
+                exclude: probe.id,
+                scope: probe.scope.to_owned(),
+                memory_type: probe.memory_type.to_owned(),
+                tokens,
+                labels: probe.labels.to_vec(),
+                with_embedding: probe.embedding.is_some(),
+                limit: MAX_CANDIDATES,
+            })
+            .await?;
+        let new = Memory {
+            title: probe.title,
+            body: probe.body,
+            labels: probe.labels,
+            confidence: probe.confidence,
+            embedding: probe.embedding,
+        };
+        Ok(candidates
+            .into_iter()
+            .filter(|c| !c.remembered)
+            .filter_map(|c| judge(&new, c, &cfg))
+            .collect())
+    }
+
+    /// Findings as conflicts (with their `contradicts` edge) for the write of node `new_id`.
+    pub async fn to_conflicts(
+        &self,
+        store: &dyn Store,
+        probe: &Probe<'_>,
+        new_id: Uuid,
+        findings: Vec<Finding>,
+    ) -> StoreResult<Vec<DetectedConflict>> {
+        if findings.is_empty() {
+            return Ok(Vec::new());
+        }
+        let credibility = credibility_table(store).await?;
+        let now = time::now();
+        Ok(findings
+            .into_iter()
+            .map(|f| {
+                let recommendation = recommend_for(&f.old, probe, &credibility);
+                let conflict = NewConflict {
+                    id: Uuid::now_v7(),
+                    old_node_id: f.old.id,
+                    new_node_id: Some(new_id),
+                    new_content: None,
+                    conflict_type: f.verdict.conflict_type.as_str().to_owned(),
+                    detection: detection_of(&f.verdict),
+                    recommendation,
+                    note: None,
+                    created_at: now,
+                };
+                let mut e =
+                    Edge::system(new_id, f.old.id, edge::CONTRADICTS, f.verdict.probability);
+                e.created_at = now;
+                e.valid_from = now;
+                DetectedConflict { conflict, edge: e }
+            })
+            .collect())
+    }
+}
+
+fn judge(new: &Memory, c: Candidate, cfg: &DetectConfig) -> Option<Finding> {
+    let old = Memory {
+        title: &c.node.title,
+        body: &c.node.body,
+        labels: &c.node.labels,
+        confidence: c.node.confidence,
+        embedding: c.embedding.as_deref(),
+    };
+    let verdict = contradiction::assess(new, &old, cfg)?;
+    Some(Finding {
+        old: c.node,
+        verdict,
+    })
+}
+
+pub fn detection_of(v: &Verdict) -> Detection {
+    Detection {
+        tier: v.tier.as_str().to_owned(),
+        probability: round3(v.probability),
+        signals: v.signals.iter().map(|s| s.as_str().to_owned()).collect(),
+        overlap: Some(round3(v.overlap)),
+        similarity: v.similarity.map(round3),
+        explanation: v.explanation.clone(),
+        llm_fallback: None,
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// Learned credibility per source, for sources with at least one verdict.
+pub async fn credibility_table(store: &dyn Store) -> StoreResult<Vec<SourceStats>> {
+    Ok(store
+        .list_sources()
+        .await?
+        .into_iter()
+        .filter(|s| s.upheld + s.contradicted > 0)
+        .collect())
+}
+
+fn credibility_of(table: &[SourceStats], source: Option<&str>) -> Option<f64> {
+    let s = table.iter().find(|s| Some(s.source.as_str()) == source)?;
+    Some(crate::domain::credibility::score(s.upheld, s.contradicted))
+}
+
+pub fn recommend_for(
+    old: &Node,
+    new: &Probe<'_>,
+    table: &[SourceStats],
+) -> crate::domain::conflict::Recommendation {
+    recommend::recommend(
+        &Side {
+            labels: &old.labels,
+            confidence: old.confidence,
+            observed_at: old.observed_at,
+            credibility: credibility_of(table, old.source.as_deref()),
+        },
+        &Side {
+            labels: new.labels,
+            confidence: new.confidence,
+            observed_at: new.observed_at,
+            credibility: credibility_of(table, new.source),
+        },
+    )
+}
+
+impl Detector {
+    /// Writes a node with the conflicts detection finds (unless `detect` is false), in one
+    /// transaction.
+    pub async fn write_node(
+        &self,
+        store: &dyn Store,
+        node: NewNode,
+        detect: bool,
+        sensitivity: Option<Sensitivity>,
+    ) -> StoreResult<(Node, Vec<crate::domain::conflict::Conflict>)> {
+        let found = if detect {
+            let probe = Probe::of_new(&node);
+            let findings = self.find(store, &probe, sensitivity).await?;
+            self.to_conflicts(store, &probe, node.id, findings).await?
+        } else {
+            Vec::new()
+        };
+        store.create_node(node, found).await
+    }
+
+    /// What a stored node contradicts now, without writing anything.
+    pub async fn check_node(
+        &self,
+        store: &dyn Store,
+        id: Uuid,
+        sensitivity: Option<Sensitivity>,
+    ) -> StoreResult<Vec<(Finding, crate::domain::conflict::Recommendation)>> {
+        let (node, embedding) = store.get_node_with_embedding(id).await?;
+        let probe = Probe::of_stored(&node, embedding.as_deref());
+        let findings = self.find(store, &probe, sensitivity).await?;
+        let table = if findings.is_empty() {
+            Vec::new()
+        } else {
+            credibility_table(store).await?
+        };
+        Ok(findings
+            .into_iter()
+            .map(|f| {
+                let r = recommend_for(&f.old, &probe, &table);
+                (f, r)
+            })
+            .collect())
+    }
+}

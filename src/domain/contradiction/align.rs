@@ -1,0 +1,151 @@
+//! Alignment: an updated memory is usually the old one with a span changed, so the two token
+//! streams are diffed (longest common subsequence over stems) and the differing spans ("hunks")
+//! are what the signals inspect. Common prefixes and suffixes are stripped first and the
+//! quadratic core is bounded, so long bodies degrade to "not aligned" instead of slowing down.
+
+use std::ops::Range;
+
+use super::tokens::Token;
+
+/// Largest middle section (product of lengths) diffed by dynamic programming.
+const MAX_CELLS: usize = 160_000;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hunk {
+    pub a: Range<usize>,
+    pub b: Range<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Alignment {
+    pub hunks: Vec<Hunk>,
+    /// Tokens matched in both streams.
+    pub matched: usize,
+    /// `matched` relative to the longer stream: 1.0 means identical.
+    pub ratio: f64,
+}
+
+pub fn align(a: &[Token], b: &[Token]) -> Option<Alignment> {
+    let prefix = a
+        .iter()
+        .zip(b)
+        .take_while(|(x, y)| x.stem == y.stem)
+        .count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x.stem == y.stem)
+        .count();
+    let (ma, mb) = (prefix..a.len() - suffix, prefix..b.len() - suffix);
+    if ma.len() * mb.len() > MAX_CELLS {
+        return None;
+    }
+    let (mut hunks, core) = diff_core(&a[ma.clone()], &b[mb.clone()]);
+    for h in &mut hunks {
+        h.a = h.a.start + prefix..h.a.end + prefix;
+        h.b = h.b.start + prefix..h.b.end + prefix;
+    }
+    let matched = prefix + suffix + core;
+    let longest = a.len().max(b.len()).max(1);
+    Some(Alignment {
+        hunks,
+        matched,
+        ratio: matched as f64 / longest as f64,
+    })
+}
+
+/// LCS table walk producing maximal runs of unmatched tokens.
+fn diff_core(a: &[Token], b: &[Token]) -> (Vec<Hunk>, usize) {
+    let (n, m) = (a.len(), b.len());
+    let w = m + 1;
+    let mut dp = vec![0u16; (n + 1) * w];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            dp[i * w + j] = if a[i].stem == b[j].stem {
+                dp[(i + 1) * w + j + 1] + 1
+            } else {
+                dp[(i + 1) * w + j].max(dp[i * w + j + 1])
+            };
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    let mut hunks = Vec::new();
+    let mut open: Option<(usize, usize)> = None;
+    while i < n || j < m {
+        if i < n && j < m && a[i].stem == b[j].stem {
+            close(&mut hunks, &mut open, i, j);
+            i += 1;
+            j += 1;
+            continue;
+        }
+        open.get_or_insert((i, j));
+        if j < m && (i == n || dp[i * w + j + 1] >= dp[(i + 1) * w + j]) {
+            j += 1;
+        } else {
+            i += 1;
+        }
+    }
+    close(&mut hunks, &mut open, n, m);
+    (hunks, usize::from(dp[0]))
+}
+
+fn close(hunks: &mut Vec<Hunk>, open: &mut Option<(usize, usize)>, i: usize, j: usize) {
+    if let Some((si, sj)) = open.take() {
+        hunks.push(Hunk { a: si..i, b: sj..j });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokens::tokenize;
+    use super::*;
+
+    fn hunks(a: &str, b: &str) -> Vec<(String, String)> {
+        let (ta, tb) = (tokenize(a), tokenize(b));
+        let al = align(&ta, &tb).expect("short texts align");
+        let join = |t: &[Token]| {
+            t.iter()
+                .map(|x| x.norm.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        al.hunks
+            .iter()
+            .map(|h| (join(&ta[h.a.clone()]), join(&tb[h.b.clone()])))
+            .collect()
+    }
+
+    #[test]
+    fn a_single_substitution_is_one_hunk() {
+        let got = hunks(
+            "it holds a 82% rating on the site",
+            "it holds a 21% rating on the site",
+        );
+        assert_eq!(got, [("82".to_string(), "21".to_string())]);
+    }
+
+    #[test]
+    fn inserted_negation_is_an_insertion_hunk() {
+        let got = hunks(
+            "the chemist loves television",
+            "the chemist does not love television",
+        );
+        assert_eq!(got, [(String::new(), "does not".to_string())]);
+    }
+
+    #[test]
+    fn identical_texts_have_no_hunks_and_ratio_one() {
+        let t = tokenize("same words here");
+        let al = align(&t, &t).expect("aligns");
+        assert!(al.hunks.is_empty());
+        assert!((al.ratio - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn very_long_different_texts_are_not_aligned() {
+        let a: Vec<String> = (0..1000).map(|i| format!("a{i}")).collect();
+        let b: Vec<String> = (0..1000).map(|i| format!("b{i}")).collect();
+        assert!(align(&tokenize(&a.join(" ")), &tokenize(&b.join(" "))).is_none());
+    }
+}

@@ -1,0 +1,279 @@
+//! Closed-class word lists. The engine only ever consults grammar words (negators, quantifiers,
+//! comparatives, units, update cues), never content vocabulary, so that rules generalise to
+//! memories about any subject.
+
+pub fn is_stopword(w: &str) -> bool {
+    const STOP: &[&str] = &[
+        "a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "as", "and",
+        "or", "but", "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "do",
+        "does", "did", "it", "its", "this", "that", "these", "those", "he", "she", "they", "his",
+        "her", "their", "him", "them", "we", "our", "you", "your", "i", "my", "me", "which", "who",
+        "whom", "whose", "there", "than", "then", "so", "such", "also", "into", "will", "would",
+        "can", "could", "should", "may", "might", "shall", "must", "it's", "i'm", "s", "what",
+        "when", "where", "how", "while", "both", "each", "other", "own", "same", "very", "just",
+        "about", "over", "under", "more", "less", "most", "after", "before", "during", "since",
+        "until", "up", "out", "all", "any", "some", "only", "too", "now", "not", "no", "never",
+    ];
+    STOP.contains(&w)
+}
+
+/// Pronouns and determiners: a span made only of these is a re-reference, not a new value.
+pub fn is_reference_word(w: &str) -> bool {
+    const REF: &[&str] = &[
+        "he", "she", "it", "they", "his", "her", "its", "their", "him", "them", "this", "that",
+        "these", "those", "the", "a", "an", "we", "our", "i", "my", "you", "your", "one", "who",
+        "which", "there", "here",
+    ];
+    REF.contains(&w)
+}
+
+pub fn is_cjk_particle(w: &str) -> bool {
+    matches!(
+        w,
+        "的" | "了" | "是" | "在" | "和" | "与" | "也" | "都" | "就" | "将" | "把" | "被"
+    )
+}
+
+/// Negators. `strong` excludes words that also occur in affirmative idioms ("stopped" as a
+/// narrative verb, "无" inside compounds such as "无线").
+pub fn is_negator(w: &str) -> bool {
+    const NEG: &[&str] = &[
+        "not",
+        "no",
+        "never",
+        "none",
+        "nobody",
+        "nothing",
+        "neither",
+        "nor",
+        "cannot",
+        "without",
+        "nowhere",
+        "stopped",
+        "ceased",
+        "discontinued",
+        "不",
+        "没",
+        "未",
+        "无",
+        "非",
+        "别",
+        "否",
+    ];
+    NEG.contains(&w) || w.ends_with("n't")
+}
+
+/// Tokens after a negator that belong to the negated phrase but carry no content ("does not
+/// *really* love", "不*再*使用", "没*有*").
+pub fn is_negation_filler(w: &str) -> bool {
+    matches!(
+        w,
+        "longer"
+            | "any"
+            | "anymore"
+            | "ever"
+            | "really"
+            | "be"
+            | "been"
+            | "have"
+            | "has"
+            | "do"
+            | "does"
+            | "did"
+            | "is"
+            | "are"
+            | "was"
+            | "were"
+            | "to"
+            | "a"
+            | "an"
+            | "the"
+            | "再"
+            | "有"
+            | "会"
+            | "能"
+            | "要"
+            | "是"
+            | "在"
+            | "用"
+            | "可"
+    )
+}
+
+/// Phrases announcing that a fact replaced an earlier one. Matched against the new memory only.
+pub const REPLACEMENT_CUES: &[&str] = &[
+    "instead of",
+    "switched to",
+    "switch to",
+    "switching to",
+    "switched from",
+    "replaced by",
+    "replaced with",
+    "replaces",
+    "migrated to",
+    "migrating to",
+    "moved to",
+    "changed to",
+    "changed from",
+    "in favor of",
+    "in favour of",
+    "superseded by",
+    "no longer",
+    "now uses",
+    "now use",
+    "now using",
+    "is now",
+    "are now",
+    "was moved",
+    "pushed back to",
+    "moved from",
+    "改用",
+    "替代",
+    "换成",
+    "取代",
+    "改为",
+    "换为",
+    "迁移到",
+    "切换到",
+    "不再",
+    "现在改",
+];
+
+/// Universal quantifiers on one side versus restrictors on the other mark a scope change.
+pub fn is_universal(w: &str) -> bool {
+    matches!(
+        w,
+        "always"
+            | "all"
+            | "every"
+            | "everywhere"
+            | "everyone"
+            | "any"
+            | "总是"
+            | "所有"
+            | "全部"
+            | "任何"
+            | "一直"
+    )
+}
+
+pub fn is_restrictor(w: &str) -> bool {
+    matches!(
+        w,
+        "only"
+            | "except"
+            | "excluding"
+            | "solely"
+            | "exclusively"
+            | "sometimes"
+            | "仅"
+            | "只"
+            | "除了"
+            | "有时"
+    )
+}
+
+/// Cardinal number words that commonly quantify nouns ("won two titles"). "one" is left out
+/// because it is more often a pronoun.
+pub fn number_word(w: &str) -> Option<f64> {
+    const WORDS: &[&str] = &[
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    if w == "one" {
+        return None;
+    }
+    if let Some(i) = WORDS.iter().position(|x| *x == w) {
+        return Some(i as f64);
+    }
+    const TENS: &[&str] = &[
+        "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    ];
+    TENS.iter()
+        .position(|x| *x == w)
+        .map(|i| (i as f64 + 3.0) * 10.0)
+}
+
+pub fn scale_word(w: &str) -> Option<f64> {
+    match w {
+        "hundred" => Some(1e2),
+        "thousand" => Some(1e3),
+        "million" | "millions" => Some(1e6),
+        "billion" | "billions" => Some(1e9),
+        "trillion" => Some(1e12),
+        "万" => Some(1e4),
+        "亿" => Some(1e8),
+        _ => None,
+    }
+}
+
+pub fn month(w: &str) -> Option<u32> {
+    const M: &[&str] = &[
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    if let Some(i) = M.iter().position(|m| *m == w) {
+        return Some(i as u32 + 1);
+    }
+    let short = [
+        "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+    ];
+    let months = [1, 2, 3, 4, 6, 7, 8, 9, 9, 10, 11, 12];
+    short.iter().position(|m| *m == w).map(|i| months[i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contractions_count_as_negators() {
+        for w in ["don't", "isn't", "can't", "not", "never", "不", "没"] {
+            assert!(is_negator(w), "{w}");
+        }
+        assert!(!is_negator("note"));
+    }
+
+    #[test]
+    fn number_words_skip_the_pronoun_one() {
+        assert_eq!(number_word("two"), Some(2.0));
+        assert_eq!(number_word("forty"), Some(40.0));
+        assert_eq!(number_word("one"), None);
+    }
+
+    #[test]
+    fn months_accept_full_and_short_names() {
+        assert_eq!(month("march"), Some(3));
+        assert_eq!(month("sept"), Some(9));
+        assert_eq!(month("mayday"), None);
+    }
+}

@@ -1,0 +1,312 @@
+//! Write-time contradiction detection between a new memory and a stored one. The rule: two
+//! memories conflict when they talk about the same thing (token overlap at or above the
+//! configured threshold, or embeddings in the similarity band with a shared label) *and* the
+//! text carries an opposing signal at the place where they differ — a negation, a replacement,
+//! a changed value, or a narrowed scope. Similarity alone is never a contradiction under the
+//! default sensitivity, because agreeing memories are just as similar as conflicting ones.
+//!
+//! Balanced sensitivity flags scope mismatches only when they come from a near-duplicate whose
+//! differing span swaps a universal for a restrictor ("always" → "only on Linux"): outside such
+//! pairs "only"/"all" are too common in agreeing text to be worth a reviewer's time.
+
+mod align;
+mod comparatives;
+mod dates;
+mod lexicon;
+mod numeric;
+mod signals;
+mod tokens;
+mod values;
+mod vector;
+
+use std::fmt;
+use std::str::FromStr;
+
+use signals::{Evidence, Side};
+
+pub use vector::cosine;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Sensitivity {
+    Strict,
+    #[default]
+    Balanced,
+    Lenient,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ConflictType {
+    DirectContradiction,
+    NumericMismatch,
+    TemporalMismatch,
+    ScopeMismatch,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Signal {
+    Negation,
+    Replacement,
+    ValueChange,
+    ScopeChange,
+    VectorSimilarity,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tier {
+    Heuristic,
+    Vector,
+}
+
+/// The name was not one of the accepted spellings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownName(pub String);
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown name: {:?}", self.0)
+    }
+}
+
+impl std::error::Error for UnknownName {}
+
+/// `as_str` and `FromStr` from one table so the two can never disagree.
+macro_rules! named {
+    ($ty:ident { $($variant:ident => $name:literal),+ $(,)? }) => {
+        impl $ty {
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $($ty::$variant => $name),+ }
+            }
+        }
+
+        impl FromStr for $ty {
+            type Err = UnknownName;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                $ty::ALL.iter().copied().find(|v| v.as_str() == s).ok_or_else(|| UnknownName(s.to_string()))
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+named!(Sensitivity { Strict => "strict", Balanced => "balanced", Lenient => "lenient" });
+named!(ConflictType {
+    DirectContradiction => "direct-contradiction",
+    NumericMismatch => "numeric-mismatch",
+    TemporalMismatch => "temporal-mismatch",
+    ScopeMismatch => "scope-mismatch",
+});
+named!(Signal {
+    Negation => "negation",
+    Replacement => "replacement",
+    ValueChange => "value_change",
+    ScopeChange => "scope_change",
+    VectorSimilarity => "vector_similarity",
+});
+named!(Tier { Heuristic => "heuristic", Vector => "vector" });
+
+#[derive(Debug, Clone, Copy)]
+pub struct Memory<'a> {
+    pub title: &'a str,
+    pub body: &'a str,
+    pub labels: &'a [String],
+    pub confidence: f64,
+    pub embedding: Option<&'a [f32]>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DetectConfig {
+    pub min_overlap: f64,
+    pub cosine_band: (f64, f64),
+    pub sensitivity: Sensitivity,
+}
+
+impl Default for DetectConfig {
+    fn default() -> Self {
+        DetectConfig {
+            min_overlap: 0.3,
+            cosine_band: (0.30, 0.95),
+            sensitivity: Sensitivity::Balanced,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    pub tier: Tier,
+    pub conflict_type: ConflictType,
+    pub probability: f64,
+    pub signals: Vec<Signal>,
+    pub overlap: f64,
+    pub similarity: Option<f64>,
+    pub explanation: String,
+}
+
+/// Probability above which a verdict is a contradiction.
+const FLAG: f64 = 0.5;
+/// Lenient sensitivity's stricter bar.
+const LENIENT_FLAG: f64 = 0.7;
+/// Balanced sensitivity's bar for scope mismatches (only near-duplicate swaps reach it).
+const SCOPE_FLAG: f64 = 0.7;
+/// Raise for a text verdict whose embeddings agree the memories share a topic.
+const IN_BAND_BONUS: f64 = 0.03;
+
+/// Some(verdict) only when the pair is a contradiction at the configured sensitivity
+/// (probability > 0.5 and the sensitivity's rules).
+pub fn assess(new: &Memory, old: &Memory, cfg: &DetectConfig) -> Option<Verdict> {
+    let similarity = vector::similarity(new, old);
+    let (text_old, text_new) = (memory_text(old), memory_text(new));
+    let mut text = heuristic(&text_old, &text_new, cfg);
+    if let (Some(v), Some(sim)) = (text.as_mut(), similarity) {
+        v.similarity = Some(sim);
+        if vector::in_band(sim, cfg) {
+            v.probability = (v.probability + IN_BAND_BONUS).min(0.99);
+        }
+    }
+    let accepted = text.filter(|v| accepts(cfg.sensitivity, v));
+    if accepted.is_some() || cfg.sensitivity != Sensitivity::Strict {
+        return accepted;
+    }
+    let overlap = overlap_of(&text_old, &text_new);
+    vector::verdict(new, old, similarity?, overlap, cfg).filter(|v| v.probability > FLAG)
+}
+
+fn accepts(sensitivity: Sensitivity, v: &Verdict) -> bool {
+    match sensitivity {
+        Sensitivity::Strict => v.probability > FLAG,
+        Sensitivity::Balanced => {
+            let bar = if v.conflict_type == ConflictType::ScopeMismatch {
+                SCOPE_FLAG
+            } else {
+                FLAG
+            };
+            v.probability > bar
+        }
+        Sensitivity::Lenient => {
+            let kind_ok = matches!(
+                v.conflict_type,
+                ConflictType::DirectContradiction | ConflictType::NumericMismatch
+            );
+            kind_ok && v.probability > LENIENT_FLAG
+        }
+    }
+}
+
+/// Convenience for offline evaluation: `a` is stored, `b` is new; without a title each
+/// memory's first ~80 characters serve as its title.
+pub fn evaluate_pair(a: &str, b: &str, title: Option<&str>, cfg: &DetectConfig) -> Option<Verdict> {
+    let title_of =
+        |t: &str| -> String { title.map_or_else(|| t.chars().take(80).collect(), str::to_string) };
+    let (ta, tb) = (title_of(a), title_of(b));
+    let old = Memory {
+        title: &ta,
+        body: a,
+        labels: &[],
+        confidence: 0.8,
+        embedding: None,
+    };
+    let new = Memory {
+        title: &tb,
+        body: b,
+        ..old
+    };
+    assess(&new, &old, cfg)
+}
+
+/// Normalized index tokens of `title + " " + body`, deduplicated, at most ~256.
+pub fn index_tokens(title: &str, body: &str) -> Vec<String> {
+    tokens::index_tokens(title, body)
+}
+
+/// The text analysed for a memory: the title is dropped when the body already starts with it,
+/// so a title derived from the body does not duplicate its words in the alignment.
+fn memory_text(m: &Memory) -> String {
+    let title = m.title.trim();
+    if title.is_empty() || m.body.trim_start().starts_with(title) {
+        tokens::clip(m.body).to_string()
+    } else {
+        format!("{title}\n{}", tokens::clip(m.body))
+    }
+}
+
+fn overlap_of(a: &str, b: &str) -> f64 {
+    tokens::jaccard(
+        &tokens::unit_set(&tokens::tokenize(a)),
+        &tokens::unit_set(&tokens::tokenize(b)),
+    )
+}
+
+fn side(text: &str) -> Side<'_> {
+    let tokens = tokens::tokenize(text);
+    let values = values::extract(&tokens, text);
+    Side {
+        text,
+        tokens,
+        values,
+    }
+}
+
+/// Heuristic tier: overlap gate, then the strongest opposing signal.
+fn heuristic(text_old: &str, text_new: &str, cfg: &DetectConfig) -> Option<Verdict> {
+    let (old, new) = (side(text_old), side(text_new));
+    let overlap = tokens::jaccard(
+        &tokens::unit_set(&old.tokens),
+        &tokens::unit_set(&new.tokens),
+    );
+    if overlap < cfg.min_overlap {
+        return None;
+    }
+    let evidence = collect(&old, &new);
+    combine(evidence, overlap)
+}
+
+fn collect(old: &Side, new: &Side) -> Vec<Evidence> {
+    let al = align::align(&old.tokens, &new.tokens);
+    let near = al.as_ref().filter(|a| a.ratio >= signals::NEAR_DUPLICATE);
+    let mut out = Vec::new();
+    if let Some(a) = near {
+        out.extend(signals::aligned_negation(old, new, a));
+        out.extend(numeric::aligned_change(old, new, a));
+        out.extend(signals::enum_swap(old, new, a));
+    } else {
+        out.extend(signals::loose_negation(old, new));
+        out.extend(numeric::keyed_change(old, new));
+    }
+    out.extend(signals::replacement(old, new));
+    out.extend(signals::scope(old, new, al.as_ref()));
+    out
+}
+
+/// The strongest evidence decides type and explanation; each further independent signal that
+/// would flag on its own adds a little confidence.
+fn combine(mut evidence: Vec<Evidence>, overlap: f64) -> Option<Verdict> {
+    evidence.sort_by(|a, b| b.probability.total_cmp(&a.probability));
+    let best = evidence.first()?.clone();
+    let mut signals = vec![best.signal];
+    let mut probability = best.probability;
+    for e in &evidence[1..] {
+        if e.probability > FLAG && !signals.contains(&e.signal) {
+            signals.push(e.signal);
+            probability = (probability + 0.05).min(0.99);
+        }
+    }
+    Some(Verdict {
+        tier: Tier::Heuristic,
+        conflict_type: best.kind,
+        probability,
+        signals,
+        overlap,
+        similarity: None,
+        explanation: best.explanation,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,222 @@
+//! Value changes: the same key carrying disjoint values. In a near-duplicate the key is the
+//! shared context around the differing hunk; otherwise it is the nearby words (the counted noun
+//! after a number, the event word before a date), and a value only conflicts when *no* value
+//! with that key on the other side is consistent with it, so lists of figures do not clash
+//! with one of their members.
+
+use std::collections::HashSet;
+
+use super::align::Alignment;
+use super::lexicon;
+use super::signals::{Evidence, NEAR_DUPLICATE, Side};
+use super::tokens::Kind;
+use super::values::{Class, Value};
+use super::{ConflictType, Signal};
+
+fn compatible(a: &Value, b: &Value) -> bool {
+    a.class == b.class
+}
+
+fn evidence(old: &Side, new: &Side, va: &Value, vb: &Value, p: f64) -> Evidence {
+    let kind = if va.class.is_temporal() {
+        ConflictType::TemporalMismatch
+    } else {
+        ConflictType::NumericMismatch
+    };
+    let expl = format!(
+        "value changed: \"{}\" vs \"{}\"",
+        old.quote(va.first..va.end),
+        new.quote(vb.first..vb.end)
+    );
+    Evidence::new(Signal::ValueChange, kind, p, expl)
+}
+
+/// Values inside the differing hunks of a near-duplicate.
+pub fn aligned_change(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
+    if al.ratio < NEAR_DUPLICATE {
+        return None;
+    }
+    let moments = different_moments(old, new);
+    for h in &al.hunks {
+        let inside = |s: &Side, r: &std::ops::Range<usize>| -> Vec<Value> {
+            s.values
+                .iter()
+                .filter(|v| v.first < r.end.max(r.start + 1) && r.start < v.end)
+                .cloned()
+                .collect()
+        };
+        let (va, vb) = (inside(old, &h.a), inside(new, &h.b));
+        for b in vb
+            .iter()
+            .filter(|v| !(moments && (v.class != Class::Date || is_timestamp(new, v))))
+        {
+            let same: Vec<&Value> = va.iter().filter(|a| compatible(a, b)).collect();
+            let changed = |a: &&Value| a.disjoint(b) || a.restated_differently(b);
+            if let Some(a) = same.first().filter(|_| same.iter().all(changed)) {
+                return Some(evidence(old, new, a, b, 0.8 + 0.15 * al.ratio));
+            }
+        }
+    }
+    None
+}
+
+/// Context words identifying what a value measures.
+struct Key {
+    before: HashSet<String>,
+    after: HashSet<String>,
+}
+
+fn key(side: &Side, v: &Value) -> Key {
+    let usable = |i: &usize| {
+        let t = &side.tokens[*i];
+        t.is_content()
+            && t.kind != Kind::Number
+            && lexicon::month(&t.norm).is_none()
+            && lexicon::number_word(&t.norm).is_none()
+    };
+    let before = (v.first.saturating_sub(6)..v.first)
+        .rev()
+        .take_while(|&i| !boundary(side, i))
+        .filter(usable)
+        .take(2);
+    let after = (v.end..side.tokens.len().min(v.end + 4))
+        .take_while(|&i| !boundary(side, i - 1))
+        .filter(usable)
+        .take(2);
+    Key {
+        before: before.map(|i| side.tokens[i].stem.clone()).collect(),
+        after: after.map(|i| side.tokens[i].stem.clone()).collect(),
+    }
+}
+
+/// Whether a clause ends between token `i` and the next: keys never cross it.
+fn boundary(side: &Side, i: usize) -> bool {
+    let (Some(t), Some(n)) = (side.tokens.get(i), side.tokens.get(i + 1)) else {
+        return true;
+    };
+    side.text[t.end..n.start].contains(['\n', '.', ';', ':', ',', '!', '?', '。', '，', '；'])
+}
+
+/// Dates that time-stamp another figure ("as of April 2020", "by 2019") rather than state
+/// an event.
+fn is_timestamp(side: &Side, v: &Value) -> bool {
+    let as_of = v.first >= 2
+        && side.tokens[v.first - 2].norm == "as"
+        && side.tokens[v.first - 1].norm == "of";
+    v.class == Class::Date && (v.bounded || as_of)
+}
+
+/// Figures stamped with different times describe different moments, not conflicting facts.
+/// Stamps are compared by the date stated, not the range a comparative opens: "by 20 April"
+/// and "as of 12 April" are two moments even though one range contains the other.
+pub fn different_moments(old: &Side, new: &Side) -> bool {
+    let dates = |s: &Side| -> Vec<Value> {
+        s.values
+            .iter()
+            .filter(|v| v.class == Class::Date)
+            .cloned()
+            .collect()
+    };
+    let stamped = |s: &Side| s.values.iter().any(|v| is_timestamp(s, v));
+    let (da, db) = (dates(old), dates(new));
+    // "after April 17" is a later moment than "as of April 17".
+    let same_moment = |a: &Value, b: &Value| {
+        (a.nominal - b.nominal).abs() < 0.5 && a.comparative == b.comparative
+    };
+    (stamped(old) || stamped(new))
+        && !da.is_empty()
+        && !db.is_empty()
+        && !da.iter().any(|a| db.iter().any(|b| same_moment(a, b)))
+}
+
+/// Counts must name the same thing after the number ("399 deaths" / "390 deaths"); dates and
+/// measured quantities may share any neighbour ("buried ... 1635" / "buried in 1636").
+fn same_key(class: Class, a: &Key, b: &Key) -> bool {
+    let shares = |x: &HashSet<String>, y: &HashSet<String>| !x.is_disjoint(y);
+    match class {
+        Class::Count | Class::Money => shares(&a.after, &b.after),
+        _ => shares(&a.after, &b.after) || shares(&a.before, &b.before),
+    }
+}
+
+/// Values with the same key in memories that are not versions of one statement.
+pub fn keyed_change(old: &Side, new: &Side) -> Option<Evidence> {
+    let moments = different_moments(old, new);
+    let keys_a: Vec<Key> = old.values.iter().map(|v| key(old, v)).collect();
+    for vb in new
+        .values
+        .iter()
+        .filter(|v| !(moments && (v.class != Class::Date || is_timestamp(new, v))))
+    {
+        let kb = key(new, vb);
+        let same: Vec<&Value> = old
+            .values
+            .iter()
+            .zip(&keys_a)
+            .filter(|(va, ka)| compatible(va, vb) && same_key(vb.class, ka, &kb))
+            .map(|(va, _)| va)
+            .collect();
+        if let Some(va) = same
+            .first()
+            .filter(|_| same.iter().all(|va| va.disjoint(vb)))
+        {
+            let p = if vb.class.is_temporal() { 0.6 } else { 0.65 };
+            return Some(evidence(old, new, va, vb, p));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{tokens, values};
+    use super::*;
+
+    fn side(text: &str) -> Side<'_> {
+        let tokens = tokens::tokenize(text);
+        let values = values::extract(&tokens, text);
+        Side {
+            text,
+            tokens,
+            values,
+        }
+    }
+
+    #[test]
+    fn keyed_values_conflict_only_on_the_same_counted_noun() {
+        let cases = [
+            (
+                "The report lists 399 deaths and 3,286 recoveries.",
+                "Officials confirmed 350 deaths.",
+                true,
+            ),
+            (
+                "The report lists 399 deaths and 3,286 recoveries.",
+                "Officials confirmed 350 tests.",
+                false,
+            ),
+            (
+                "The report lists 399 deaths and 3,286 recoveries.",
+                "Officials confirmed over 390 deaths.",
+                false,
+            ),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(keyed_change(&side(a), &side(b)).is_some(), want, "{b}");
+        }
+    }
+
+    #[test]
+    fn a_list_containing_a_consistent_value_does_not_conflict() {
+        let old = side("The bot answers in 2 languages in Asia and 5 languages in Europe.");
+        assert!(keyed_change(&old, &side("The bot answers in 5 languages.")).is_none());
+    }
+
+    #[test]
+    fn figures_stamped_with_different_dates_are_different_moments() {
+        let old = side("As of 12 April 2020 there were 599 cases.");
+        let new = side("By 20 April 2020 there were more than 700 cases.");
+        assert!(different_moments(&old, &new));
+        assert!(keyed_change(&old, &new).is_none());
+    }
+}

@@ -1,0 +1,383 @@
+//! Opposing signals in words: asymmetric negation of shared content, replacement cues in the new
+//! memory, universal-versus-restricted scope, and enum swaps (one short span substituted in an
+//! otherwise identical statement). Each signal is judged at the place where the two memories
+//! differ, never on the mere presence of a cue word, because cue words are common in agreeing
+//! text too.
+
+use super::align::{Alignment, Hunk};
+use super::lexicon;
+use super::tokens::{Kind, Token};
+use super::values::Value;
+use super::{ConflictType, Signal};
+
+/// One side of the pair after analysis.
+pub struct Side<'t> {
+    pub text: &'t str,
+    pub tokens: Vec<Token>,
+    pub values: Vec<Value>,
+}
+
+impl Side<'_> {
+    /// Quotes tokens `r`, widened to whitespace so "us-east-1" is quoted whole.
+    pub fn quote(&self, r: std::ops::Range<usize>) -> String {
+        if r.is_empty() || r.end > self.tokens.len() {
+            return String::new();
+        }
+        let (mut s, mut e) = (self.tokens[r.start].start, self.tokens[r.end - 1].end);
+        let bytes = self.text.as_bytes();
+        while s > 0 && !bytes[s - 1].is_ascii_whitespace() && bytes[s - 1].is_ascii() {
+            s -= 1;
+        }
+        while e < bytes.len() && !bytes[e].is_ascii_whitespace() && bytes[e].is_ascii() {
+            e += 1;
+        }
+        let quoted = self.text[s..e].trim_matches(|c: char| ",.;:()\"'".contains(c));
+        quoted.chars().take(80).collect()
+    }
+
+    fn negators(&self, r: std::ops::Range<usize>) -> usize {
+        self.tokens[r]
+            .iter()
+            .filter(|t| lexicon::is_negator(&t.norm))
+            .count()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evidence {
+    pub signal: Signal,
+    pub kind: ConflictType,
+    pub probability: f64,
+    pub explanation: String,
+}
+
+impl Evidence {
+    pub fn new(signal: Signal, kind: ConflictType, probability: f64, explanation: String) -> Self {
+        Evidence {
+            signal,
+            kind,
+            probability,
+            explanation,
+        }
+    }
+}
+
+/// Alignment ratio above which two memories are versions of one statement.
+pub const NEAR_DUPLICATE: f64 = 0.55;
+
+/// Negation whose count differs inside one hunk of a near-duplicate: "loves" vs "does not love".
+pub fn aligned_negation(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
+    if al.ratio < NEAR_DUPLICATE {
+        return None;
+    }
+    let hunk = al
+        .hunks
+        .iter()
+        .find(|h| old.negators(h.a.clone()) != new.negators(h.b.clone()))?;
+    let (neg, plain) = negated_first(old, new, hunk);
+    let p = 0.8 + 0.15 * al.ratio;
+    Some(Evidence::new(
+        Signal::Negation,
+        ConflictType::DirectContradiction,
+        p,
+        format!("negation: \"{neg}\" vs \"{plain}\""),
+    ))
+}
+
+/// Quotes the hunk with context: the negated side first, then the plain side.
+fn negated_first(old: &Side, new: &Side, h: &Hunk) -> (String, String) {
+    let widen = |side: &Side, r: &std::ops::Range<usize>| {
+        let end = (r.end + 1).min(side.tokens.len());
+        side.quote(r.start.saturating_sub(usize::from(r.is_empty()))..end)
+    };
+    let (qa, qb) = (widen(old, &h.a), widen(new, &h.b));
+    if new.negators(h.b.clone()) > old.negators(h.a.clone()) {
+        (qb, qa)
+    } else {
+        (qa, qb)
+    }
+}
+
+/// Negation over shared content in memories that are not versions of each other: the word a
+/// negator governs must occur un-negated on the other side.
+pub fn loose_negation(old: &Side, new: &Side) -> Option<Evidence> {
+    negated_head(new, old).or_else(|| negated_head(old, new))
+}
+
+fn negated_head(neg: &Side, plain: &Side) -> Option<Evidence> {
+    for (k, t) in neg.tokens.iter().enumerate() {
+        if !is_strong_negator(t) {
+            continue;
+        }
+        let Some(h) = head_after(&neg.tokens, k) else {
+            continue;
+        };
+        let stem = &neg.tokens[h].stem;
+        let hit = plain
+            .tokens
+            .iter()
+            .enumerate()
+            .find(|(j, p)| &p.stem == stem && !negated_at(&plain.tokens, *j));
+        if let Some((j, _)) = hit {
+            let expl = format!(
+                "negation: \"{}\" vs \"{}\"",
+                neg.quote(k..h + 1),
+                plain.quote(j..j + 1)
+            );
+            return Some(Evidence::new(
+                Signal::Negation,
+                ConflictType::DirectContradiction,
+                0.6,
+                expl,
+            ));
+        }
+    }
+    None
+}
+
+/// "without" and "no" are usually determiners of a new noun, not negations of a claim.
+fn is_strong_negator(t: &Token) -> bool {
+    lexicon::is_negator(&t.norm)
+        && !matches!(
+            t.norm.as_str(),
+            "without" | "no" | "none" | "无" | "非" | "nothing"
+        )
+}
+
+fn head_after(tokens: &[Token], k: usize) -> Option<usize> {
+    (k + 1..tokens.len().min(k + 4))
+        .find(|&i| !lexicon::is_negation_filler(&tokens[i].norm))
+        .filter(|&i| tokens[i].is_content() && tokens[i].kind != Kind::Number)
+}
+
+fn negated_at(tokens: &[Token], j: usize) -> bool {
+    tokens[j.saturating_sub(3)..j]
+        .iter()
+        .any(|t| lexicon::is_negator(&t.norm))
+}
+
+/// A replacement cue in the new memory that the stored one lacks.
+pub fn replacement(old: &Side, new: &Side) -> Option<Evidence> {
+    let cue = lexicon::REPLACEMENT_CUES
+        .iter()
+        .find(|c| has_phrase(new, c) && !has_phrase(old, c))?;
+    let weak = cue.ends_with(" now") || cue.starts_with("is ") || cue.starts_with("are ");
+    let p = if weak { 0.55 } else { 0.72 };
+    Some(Evidence::new(
+        Signal::Replacement,
+        ConflictType::DirectContradiction,
+        p,
+        format!("replacement: \"{cue}\""),
+    ))
+}
+
+fn has_phrase(side: &Side, phrase: &str) -> bool {
+    let words: Vec<String> = if phrase.is_ascii() {
+        phrase.split(' ').map(String::from).collect()
+    } else {
+        phrase.chars().map(String::from).collect()
+    };
+    side.tokens
+        .windows(words.len())
+        .any(|w| w.iter().zip(&words).all(|(t, x)| t.norm == *x))
+}
+
+/// Universal quantifier on one side and a restrictor on the other. Inside a hunk of a near
+/// duplicate this is a real narrowing; elsewhere it is weak (Wikipedia-style text says "the
+/// only" constantly), so it stays below the flagging threshold.
+pub fn scope(old: &Side, new: &Side, al: Option<&Alignment>) -> Option<Evidence> {
+    let count = |s: &Side, f: fn(&str) -> bool| s.tokens.iter().filter(|t| f(&t.norm)).count();
+    let (ua, ra) = (
+        count(old, lexicon::is_universal),
+        count(old, lexicon::is_restrictor),
+    );
+    let (ub, rb) = (
+        count(new, lexicon::is_universal),
+        count(new, lexicon::is_restrictor),
+    );
+    let narrowed = ua > ub && rb > ra;
+    let widened = ub > ua && ra > rb;
+    if !narrowed && !widened {
+        return None;
+    }
+    let near = al.is_some_and(|a| a.ratio >= NEAR_DUPLICATE);
+    let p = if near { 0.75 } else { 0.45 };
+    let word = |s: &Side, f: fn(&str) -> bool| {
+        s.tokens
+            .iter()
+            .find(|t| f(&t.norm))
+            .map(|t| t.norm.clone())
+            .unwrap_or_default()
+    };
+    let (u, r) = if narrowed {
+        (
+            word(old, lexicon::is_universal),
+            word(new, lexicon::is_restrictor),
+        )
+    } else {
+        (
+            word(new, lexicon::is_universal),
+            word(old, lexicon::is_restrictor),
+        )
+    };
+    Some(Evidence::new(
+        Signal::ScopeChange,
+        ConflictType::ScopeMismatch,
+        p,
+        format!("scope: \"{u}\" vs \"{r}\""),
+    ))
+}
+
+/// Below this alignment ratio a one-span substitution is as likely a paraphrase ("headed" /
+/// "went") as a changed fact, so it stays under the flagging threshold.
+const SWAP_FLOOR: f64 = 0.625;
+
+/// Most tokens on either side of a hunk for it to count as one substituted value.
+const MAX_SWAP: usize = 4;
+
+/// Enum swap: a short span substituted in an otherwise identical statement ("Serie B" →
+/// "Serie A", "comedy" → "drama"). Insertions and deletions are additive, not contradictory,
+/// and a pronoun replaced by a name is the same referent.
+pub fn enum_swap(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
+    if al.ratio < NEAR_DUPLICATE {
+        return None;
+    }
+    let swap = al.hunks.iter().find(|h| is_swap(old, new, h))?;
+    let p = (0.5 + 0.4 * (al.ratio - SWAP_FLOOR) / (1.0 - SWAP_FLOOR)).clamp(0.0, 0.9);
+    let expl = format!(
+        "changed: \"{}\" vs \"{}\"",
+        old.quote(swap.a.clone()),
+        new.quote(swap.b.clone())
+    );
+    Some(Evidence::new(
+        Signal::Replacement,
+        ConflictType::DirectContradiction,
+        p,
+        expl,
+    ))
+}
+
+fn is_swap(old: &Side, new: &Side, h: &Hunk) -> bool {
+    let (ta, tb) = (&old.tokens[h.a.clone()], &new.tokens[h.b.clone()]);
+    let content = |ts: &[Token]| ts.iter().filter(|t| t.is_content()).count();
+    if ta.is_empty()
+        || tb.is_empty()
+        || content(ta) > MAX_SWAP
+        || content(tb) > MAX_SWAP
+        || ta.len().max(tb.len()) > 2 * MAX_SWAP
+    {
+        return false;
+    }
+    let has_value = |s: &Side, r: &std::ops::Range<usize>| {
+        s.values.iter().any(|v| v.first < r.end && r.start < v.end)
+    };
+    if has_value(old, &h.a) || has_value(new, &h.b) {
+        return false;
+    }
+    let keys = |s: &Side, r: &std::ops::Range<usize>| -> Vec<String> {
+        r.clone()
+            .filter(|&i| is_name_like(s, i))
+            .map(|i| s.tokens[i].stem.clone())
+            .collect()
+    };
+    let (ka, kb) = (keys(old, &h.a), keys(new, &h.b));
+    !ka.is_empty()
+        && !kb.is_empty()
+        && !ka.iter().all(|k| kb.contains(k))
+        && !kb.iter().all(|k| ka.contains(k))
+}
+
+/// Content words, plus capitalised single letters inside a sentence ("Serie *A*", "Plan *B*").
+fn is_name_like(s: &Side, i: usize) -> bool {
+    let t = &s.tokens[i];
+    if lexicon::is_reference_word(&t.norm)
+        && !(i > 0 && t.norm.len() == 1 && s.text[t.start..t.end].chars().all(char::is_uppercase))
+    {
+        return false;
+    }
+    t.is_content() || t.norm.len() == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{align, tokens, values};
+    use super::*;
+
+    fn side(text: &str) -> Side<'_> {
+        let tokens = tokens::tokenize(text);
+        let values = values::extract(&tokens, text);
+        Side {
+            text,
+            tokens,
+            values,
+        }
+    }
+
+    fn aligned(
+        a: &str,
+        b: &str,
+        f: fn(&Side, &Side, &Alignment) -> Option<Evidence>,
+    ) -> Option<Evidence> {
+        let (sa, sb) = (side(a), side(b));
+        let al = align::align(&sa.tokens, &sb.tokens)?;
+        f(&sa, &sb, &al)
+    }
+
+    #[test]
+    fn negation_inside_the_differing_span_is_strong() {
+        let e = aligned(
+            "my classmates have loved chocolate",
+            "my classmates have not loved chocolate",
+            aligned_negation,
+        );
+        assert!(e.is_some_and(|e| e.probability > 0.9));
+    }
+
+    #[test]
+    fn loose_negation_needs_the_negated_word_on_the_other_side() {
+        let hit = loose_negation(
+            &side("Nginx serves static files."),
+            &side("In production nginx does not serve files."),
+        );
+        assert!(hit.is_some());
+        let miss = loose_negation(
+            &side("Nginx serves static files."),
+            &side("The proxy does not cache responses."),
+        );
+        assert!(miss.is_none());
+    }
+
+    #[test]
+    fn swaps_of_pronouns_or_additions_are_not_enum_swaps() {
+        let cases = [
+            (
+                "Alice owns the billing service today.",
+                "She owns the billing service today.",
+            ),
+            (
+                "The service uses Redis for caching.",
+                "The service uses Redis cluster for caching.",
+            ),
+        ];
+        for (a, b) in cases {
+            assert!(aligned(a, b, enum_swap).is_none(), "{b}");
+        }
+    }
+
+    #[test]
+    fn replacement_cue_already_in_the_stored_memory_is_not_new() {
+        let old = side("We switched to Postgres last year.");
+        assert!(replacement(&old, &side("We switched to Postgres in 2023.")).is_none());
+        assert!(replacement(&side("We use Postgres."), &side("We switched to MySQL.")).is_some());
+    }
+
+    #[test]
+    fn scope_outside_near_duplicates_stays_below_the_flag() {
+        let e = scope(
+            &side("All regions replicate the data nightly."),
+            &side("Only Europe keeps a copy offline."),
+            None,
+        );
+        assert!(e.is_some_and(|e| e.probability < 0.5));
+    }
+}

@@ -1,0 +1,288 @@
+//! Tokenisation: every comparison in the engine works on the same token stream, produced by
+//! Unicode word segmentation with case folding, so that English, numbers and CJK text share one
+//! notion of "word". CJK runs are split into single characters for alignment and into character
+//! bigrams for overlap, because Chinese has no spaces and single characters are too ambiguous to
+//! signal a shared topic.
+
+use std::collections::HashSet;
+use unicode_segmentation::UnicodeSegmentation;
+
+use super::lexicon;
+
+/// Texts longer than this are truncated before analysis: memories state their facts early, and
+/// a bound keeps `assess` linear-time on bodies of up to a mebibyte.
+pub const MAX_TEXT_BYTES: usize = 16 * 1024;
+
+/// Most tokens returned by [`index_tokens`]; the full-text column only needs the distinctive ones.
+const MAX_INDEX_TOKENS: usize = 256;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Word,
+    Number,
+    Cjk,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token {
+    /// Lower-cased surface form.
+    pub norm: String,
+    /// Light stem used for matching ("loves" ~ "love").
+    pub stem: String,
+    pub kind: Kind,
+    /// Byte span in the source text, for quoting spans in explanations.
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Token {
+    pub fn is_content(&self) -> bool {
+        match self.kind {
+            Kind::Number => true,
+            Kind::Cjk => !lexicon::is_cjk_particle(&self.norm),
+            Kind::Word => !lexicon::is_stopword(&self.norm),
+        }
+    }
+}
+
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xAC00..=0xD7AF)
+}
+
+/// Cuts `text` to at most [`MAX_TEXT_BYTES`] on a char boundary.
+pub fn clip(text: &str) -> &str {
+    if text.len() <= MAX_TEXT_BYTES {
+        return text;
+    }
+    let mut end = MAX_TEXT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+pub fn tokenize(text: &str) -> Vec<Token> {
+    let text = clip(text);
+    let mut out = Vec::new();
+    for (start, word) in text.unicode_word_indices() {
+        if word.chars().any(is_cjk) {
+            push_mixed(&mut out, start, word);
+        } else {
+            out.push(make_token(start, word));
+        }
+    }
+    out
+}
+
+/// Splits a word containing CJK characters into one token per CJK character, keeping any
+/// non-CJK run (e.g. "api") whole.
+fn push_mixed(out: &mut Vec<Token>, start: usize, word: &str) {
+    let mut run_start: Option<usize> = None;
+    for (i, c) in word.char_indices() {
+        if is_cjk(c) {
+            if let Some(rs) = run_start.take() {
+                out.push(make_token(start + rs, &word[rs..i]));
+            }
+            let s = start + i;
+            let norm = c.to_string();
+            out.push(Token {
+                stem: norm.clone(),
+                norm,
+                kind: Kind::Cjk,
+                start: s,
+                end: s + c.len_utf8(),
+            });
+        } else if run_start.is_none() {
+            run_start = Some(i);
+        }
+    }
+    if let Some(rs) = run_start {
+        out.push(make_token(start + rs, &word[rs..]));
+    }
+}
+
+fn make_token(start: usize, word: &str) -> Token {
+    let norm = word.to_lowercase().replace('’', "'");
+    let kind = if norm.starts_with(|c: char| c.is_ascii_digit()) {
+        Kind::Number
+    } else {
+        Kind::Word
+    };
+    let stem = if kind == Kind::Word {
+        stem(&norm)
+    } else {
+        norm.clone()
+    };
+    Token {
+        norm,
+        stem,
+        kind,
+        start,
+        end: start + word.len(),
+    }
+}
+
+/// A deliberately light English stemmer: strips plural/third-person "s" and "ies" only, which
+/// is enough to align "loves" with "does not love" without conflating unrelated words.
+pub fn stem(word: &str) -> String {
+    let n = word.len();
+    if n > 4 && word.ends_with("ies") {
+        return format!("{}y", &word[..n - 3]);
+    }
+    let keep = ["ss", "us", "is", "'s"];
+    if n > 3 && word.ends_with('s') && !keep.iter().any(|k| word.ends_with(k)) {
+        return word[..n - 1].to_string();
+    }
+    if let Some(base) = word.strip_suffix("'s") {
+        return base.to_string();
+    }
+    word.to_string()
+}
+
+/// Overlap units of a token stream: stems of content words and numbers, plus bigrams of
+/// consecutive CJK characters (a lone CJK character counts as itself).
+pub fn overlap_units(tokens: &[Token]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i].kind == Kind::Cjk {
+            let mut j = i;
+            while j < tokens.len() && tokens[j].kind == Kind::Cjk && adjacent(tokens, j, i) {
+                j += 1;
+            }
+            push_bigrams(&mut out, &tokens[i..j]);
+            i = j;
+            continue;
+        }
+        if tokens[i].is_content() {
+            out.push(tokens[i].stem.clone());
+        }
+        i += 1;
+    }
+    out
+}
+
+fn adjacent(tokens: &[Token], j: usize, run_start: usize) -> bool {
+    j == run_start || tokens[j - 1].end == tokens[j].start
+}
+
+fn push_bigrams(out: &mut Vec<String>, run: &[Token]) {
+    if run.len() == 1 {
+        out.push(run[0].norm.clone());
+        return;
+    }
+    for w in run.windows(2) {
+        out.push(format!("{}{}", w[0].norm, w[1].norm));
+    }
+}
+
+pub fn unit_set(tokens: &[Token]) -> HashSet<String> {
+    overlap_units(tokens).into_iter().collect()
+}
+
+pub fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
+    if a.is_empty() && b.is_empty() {
+        return 0.0;
+    }
+    let inter = a.intersection(b).count();
+    inter as f64 / (a.len() + b.len() - inter) as f64
+}
+
+/// Index tokens in first-seen order, restricted to `[a-z0-9_\p{L}]`, keeping the longest
+/// (usually rarest) ones when there are too many.
+pub fn index_tokens(title: &str, body: &str) -> Vec<String> {
+    let text = format!("{title} {body}");
+    let mut seen = HashSet::new();
+    let mut units: Vec<String> = Vec::new();
+    for unit in overlap_units(&tokenize(&text)) {
+        let clean: String = unit
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c } else { '_' })
+            .collect();
+        let clean = clean.trim_matches('_').to_string();
+        if !clean.is_empty() && seen.insert(clean.clone()) {
+            units.push(clean);
+        }
+    }
+    if units.len() > MAX_INDEX_TOKENS {
+        let mut by_len: Vec<usize> = (0..units.len()).collect();
+        by_len.sort_by_key(|&i| std::cmp::Reverse(units[i].chars().count()));
+        let mut keep: Vec<usize> = by_len.into_iter().take(MAX_INDEX_TOKENS).collect();
+        keep.sort_unstable();
+        units = keep.into_iter().map(|i| units[i].clone()).collect();
+    }
+    units
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn norms(text: &str) -> Vec<String> {
+        tokenize(text).into_iter().map(|t| t.norm).collect()
+    }
+
+    #[test]
+    fn english_words_are_case_folded_and_numbers_typed() {
+        let toks = tokenize("Timeout is 30 Seconds");
+        assert_eq!(
+            norms("Timeout is 30 Seconds"),
+            ["timeout", "is", "30", "seconds"]
+        );
+        assert_eq!(toks[2].kind, Kind::Number);
+    }
+
+    #[test]
+    fn chinese_is_split_into_characters_and_latin_runs_kept_whole() {
+        assert_eq!(norms("服务使用Redis"), ["服", "务", "使", "用", "redis"]);
+    }
+
+    #[test]
+    fn chinese_overlap_uses_bigrams() {
+        let units = overlap_units(&tokenize("超时时间"));
+        assert_eq!(units, ["超时", "时时", "时间"]);
+    }
+
+    #[test]
+    fn stemmer_only_strips_plural_endings() {
+        let cases = [
+            ("loves", "love"),
+            ("cities", "city"),
+            ("class", "class"),
+            ("bus", "bus"),
+        ];
+        for (word, want) in cases {
+            assert_eq!(stem(word), want, "{word}");
+        }
+    }
+
+    #[test]
+    fn jaccard_of_identical_texts_is_one() {
+        let a = unit_set(&tokenize("the service uses redis"));
+        assert!((jaccard(&a, &a) - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn index_tokens_are_plain_words_without_punctuation() {
+        let toks = index_tokens("Deploy", "Version v1.2.3 runs in us-east-1, 服务使用缓存.");
+        assert!(
+            toks.iter()
+                .all(|t| t.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        );
+        assert!(toks.contains(&"v1_2_3".to_string()));
+        assert!(toks.contains(&"服务".to_string()));
+    }
+
+    #[test]
+    fn index_tokens_are_capped() {
+        let body: Vec<String> = (0..1000).map(|i| format!("word{i}")).collect();
+        assert!(index_tokens("t", &body.join(" ")).len() <= MAX_INDEX_TOKENS);
+    }
+
+    #[test]
+    fn clip_respects_char_boundaries() {
+        let long = "缓".repeat(MAX_TEXT_BYTES);
+        assert!(clip(&long).len() <= MAX_TEXT_BYTES);
+    }
+}

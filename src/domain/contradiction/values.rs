@@ -1,0 +1,358 @@
+//! Typed values: numbers are read as *intervals* in a canonical unit, so that two statements
+//! contradict only when their intervals are disjoint. Comparatives widen a value into a bound
+//! ("over 64" is (64, ∞) and therefore agrees with 65), units are normalised ("60s" and
+//! "1 minute" are both 60 seconds), round figures carry their rounding error, and dates become
+//! day ranges whose width is their precision ("1635" contains "3 October 1635").
+
+use super::comparatives::apply_comparatives;
+use super::dates::{decade_raw, read_date, year_raw};
+use super::lexicon::{month, number_word, scale_word};
+use super::tokens::{Kind, Token};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    Count,
+    Percent,
+    Duration,
+    Bytes,
+    Money,
+    Date,
+    Version,
+}
+
+impl Class {
+    /// Dates and versions are temporal facts; the rest are quantities.
+    pub fn is_temporal(self) -> bool {
+        matches!(self, Class::Date | Class::Version)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Value {
+    pub class: Class,
+    /// Closed interval in the class's canonical unit (seconds, bytes, day number...).
+    pub lo: f64,
+    pub hi: f64,
+    /// Normalised version string; only for [`Class::Version`].
+    pub version: String,
+    /// Token range covering comparative, number and unit: `first..end`.
+    pub first: usize,
+    pub end: usize,
+    /// Whether a comparative or approximation turned the value into a bound.
+    pub bounded: bool,
+    /// The stated figure in canonical units, ignoring comparatives and rounding.
+    pub nominal: f64,
+    /// The comparative phrase applied, "" when none.
+    pub comparative: &'static str,
+}
+
+impl Value {
+    pub fn disjoint(&self, other: &Value) -> bool {
+        if self.class == Class::Version {
+            return self.version != other.version;
+        }
+        self.hi < other.lo || other.hi < self.lo
+    }
+
+    /// Whether the stated figures differ under the same comparative: "over 10 million" and
+    /// "over 15 million" are compatible bounds but different statements of one fact.
+    pub fn restated_differently(&self, other: &Value) -> bool {
+        if self.class == Class::Version || self.class == Class::Date {
+            return self.disjoint(other);
+        }
+        let scale = self.nominal.abs().max(other.nominal.abs()).max(1e-12);
+        self.comparative == other.comparative && (self.nominal - other.nominal).abs() / scale > 1e-9
+    }
+}
+
+/// A bare number read from one or more tokens, before comparatives and units are applied.
+pub struct Raw {
+    pub class: Class,
+    pub lo: f64,
+    pub hi: f64,
+    pub nominal: f64,
+    pub version: String,
+    pub end: usize,
+}
+
+pub fn extract(tokens: &[Token], text: &str) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        match read_raw(tokens, text, i) {
+            Some(raw) => {
+                let next = raw.end;
+                out.push(apply_comparatives(tokens, text, i, raw));
+                i = next;
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+fn read_raw(tokens: &[Token], text: &str, i: usize) -> Option<Raw> {
+    let t = &tokens[i];
+    if let Some(raw) = read_date(tokens, text, i) {
+        return Some(raw);
+    }
+    if is_label_part(tokens, text, i) {
+        return None;
+    }
+    if t.kind == Kind::Word {
+        if let Some(v) = version_of(&t.norm) {
+            return Some(version_raw(v, i + 1));
+        }
+        let n = number_word(&t.norm)?;
+        return Some(quantity(tokens, text, i, n, ""));
+    }
+    if t.kind != Kind::Number {
+        return None;
+    }
+    if t.norm.matches('.').count() >= 2 {
+        return Some(version_raw(t.norm.clone(), i + 1));
+    }
+    let split = t
+        .norm
+        .find(|c: char| !(c.is_ascii_digit() || c == ',' || c == '.'));
+    let (digits, suffix) = t.norm.split_at(split.unwrap_or(t.norm.len()));
+    let n = parse_number(digits)?;
+    Some(quantity(tokens, text, i, n, suffix))
+}
+
+/// Numbers that are parts of names or clock times ("COVID-19", "11:30") or a day of a month
+/// without a year ("April 15") are not quantities. Called after full dates were tried.
+fn is_label_part(tokens: &[Token], text: &str, i: usize) -> bool {
+    let t = &tokens[i];
+    let glued = |a: &Token, b: &Token, sep: &str| text[a.end..b.start] == *sep;
+    let prev = i.checked_sub(1).map(|p| &tokens[p]);
+    let next = tokens.get(i + 1);
+    let named = prev.is_some_and(|p| glued(p, t, "-") && p.kind == Kind::Word);
+    let clock = prev.is_some_and(|p| glued(p, t, ":") && p.kind == Kind::Number)
+        || next.is_some_and(|n| glued(t, n, ":") && n.kind == Kind::Number);
+    let day = t.kind == Kind::Number
+        && t.norm.len() <= 4
+        && (prev.is_some_and(|p| month(&p.norm).is_some())
+            || next.is_some_and(|n| month(&n.norm).is_some()));
+    named || clock || day
+}
+
+fn version_of(word: &str) -> Option<String> {
+    let rest = word.strip_prefix('v')?;
+    let ok = rest.starts_with(|c: char| c.is_ascii_digit())
+        && rest.chars().all(|c| c.is_ascii_digit() || c == '.');
+    ok.then(|| rest.to_string())
+}
+
+fn version_raw(v: String, end: usize) -> Raw {
+    let v = v.trim_start_matches('v').trim_end_matches(".0").to_string();
+    Raw {
+        class: Class::Version,
+        lo: 0.0,
+        hi: 0.0,
+        nominal: 0.0,
+        version: v,
+        end,
+    }
+}
+
+fn parse_number(digits: &str) -> Option<f64> {
+    let grouped = digits.contains(',') && digits.split(',').skip(1).all(|g| g.len() == 3);
+    let clean = if grouped {
+        digits.replace(',', "")
+    } else {
+        digits.to_string()
+    };
+    clean.trim_end_matches('.').parse::<f64>().ok()
+}
+
+/// Half of the last significant place of a figure: "52,000" may stand for 51,500..52,500.
+fn rounding(digits: &str, n: f64) -> f64 {
+    if digits.contains('.') {
+        let decimals = digits.rsplit('.').next().map_or(0, str::len) as i32;
+        return 0.5 * 10f64.powi(-decimals);
+    }
+    let plain = digits.replace(',', "");
+    let zeros = plain.len() - plain.trim_end_matches('0').len();
+    if n >= 1000.0 && zeros >= 2 {
+        0.5 * 10f64.powi(zeros as i32)
+    } else {
+        0.0
+    }
+}
+
+/// Reads unit, scale and class of a number whose value is `n` at token `i`.
+fn quantity(tokens: &[Token], text: &str, i: usize, n: f64, suffix: &str) -> Raw {
+    let t = &tokens[i];
+    let digits = &t.norm[..t.norm.len() - suffix.len()];
+    let mut end = i + 1;
+    let mut n = n;
+    let mut tol = if t.kind == Kind::Number {
+        rounding(digits, n)
+    } else {
+        0.0
+    };
+    if let Some(scale) = tokens.get(end).and_then(|x| scale_word(&x.norm)) {
+        // "21 million" is a rounded figure: anything that rounds to it is consistent.
+        tol = if digits.contains('.') {
+            tol * scale
+        } else {
+            0.5 * scale
+        };
+        n *= scale;
+        end += 1;
+    }
+    let mut class = Class::Count;
+    let mut factor = 1.0;
+    if percent_follows(text, tokens[end - 1].end) || next_is(tokens, end, &["percent"]) {
+        class = Class::Percent;
+        end += usize::from(next_is(tokens, end, &["percent"]));
+    } else if let Some((c, f)) = unit(suffix) {
+        (class, factor) = (c, f);
+    } else if let Some((c, f)) = tokens.get(end).and_then(|x| unit(&x.norm)) {
+        (class, factor) = (c, f);
+        end += 1;
+    } else if currency_precedes(text, t.start) {
+        class = Class::Money;
+    }
+    if class == Class::Count && is_year(digits, suffix, n) {
+        return year_raw(n, end);
+    }
+    if suffix == "s" && class == Class::Duration && n >= 1000.0 && n % 10.0 == 0.0 {
+        return decade_raw(n, end);
+    }
+    let (lo, hi) = ((n - tol) * factor, (n + tol) * factor);
+    Raw {
+        class,
+        lo,
+        hi,
+        nominal: n * factor,
+        version: String::new(),
+        end,
+    }
+}
+
+fn is_year(digits: &str, suffix: &str, n: f64) -> bool {
+    digits.len() == 4
+        && !digits.contains([',', '.'])
+        && suffix.is_empty()
+        && (1000.0..=2100.0).contains(&n)
+}
+
+pub fn next_is(tokens: &[Token], i: usize, words: &[&str]) -> bool {
+    tokens
+        .get(i)
+        .is_some_and(|t| words.contains(&t.norm.as_str()))
+}
+
+fn percent_follows(text: &str, at: usize) -> bool {
+    text[at..].trim_start().starts_with(['%', '％'])
+}
+
+fn currency_precedes(text: &str, at: usize) -> bool {
+    text[..at].trim_end().ends_with(['$', '€', '£', '¥'])
+}
+
+/// Canonical class and factor of a unit word or suffix.
+fn unit(u: &str) -> Option<(Class, f64)> {
+    let d = |f: f64| Some((Class::Duration, f));
+    let b = |f: f64| Some((Class::Bytes, f));
+    match u {
+        "ms" | "millisecond" | "milliseconds" | "毫秒" => d(0.001),
+        "s" | "sec" | "secs" | "second" | "seconds" | "秒" => d(1.0),
+        "m" | "min" | "mins" | "minute" | "minutes" | "分钟" => d(60.0),
+        "h" | "hr" | "hrs" | "hour" | "hours" | "小时" | "时" => d(3600.0),
+        "d" | "day" | "days" | "天" => d(86400.0),
+        "week" | "weeks" | "周" => d(604_800.0),
+        "b" | "byte" | "bytes" => b(1.0),
+        "kb" | "kib" => b(1024.0),
+        "mb" | "mib" => b(1024.0 * 1024.0),
+        "gb" | "gib" => b(1024.0 * 1024.0 * 1024.0),
+        "tb" | "tib" => b(1024f64.powi(4)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokens::tokenize;
+    use super::*;
+
+    fn values(text: &str) -> Vec<Value> {
+        extract(&tokenize(text), text)
+    }
+
+    fn one(text: &str) -> Value {
+        let v = values(text);
+        assert_eq!(v.len(), 1, "{text}: {v:?}");
+        v[0].clone()
+    }
+
+    #[test]
+    fn comparatives_bound_values_so_consistent_claims_overlap() {
+        let cases = [
+            ("over 64 yards", "65 yards", false),
+            ("less than 570 votes", "560 votes", false),
+            ("under 27 games", "27 games", true),
+            ("more than 7.4 million", "less than 7.3 million", true),
+            ("at least 10 users", "10 users", false),
+            ("nearly 50 people", "49 people", false),
+            ("about 100 staff", "300 staff", true),
+        ];
+        for (a, b, disjoint) in cases {
+            assert_eq!(one(a).disjoint(&one(b)), disjoint, "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn units_are_normalised_before_comparison() {
+        let cases = [
+            ("60s", "1 minute", false),
+            ("60 seconds", "2 minutes", true),
+            ("30 秒", "60 秒", true),
+            ("1 hour", "60 min", false),
+            ("512 mb", "1 gb", true),
+        ];
+        for (a, b, disjoint) in cases {
+            assert_eq!(one(a).disjoint(&one(b)), disjoint, "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn percentages_money_and_versions_are_typed() {
+        assert_eq!(one("a 82% rating").class, Class::Percent);
+        assert_eq!(one("costs $5").class, Class::Money);
+        let v = one("release v1.2.3");
+        assert_eq!((v.class, v.version.as_str()), (Class::Version, "1.2.3"));
+        assert!(one("v1.2.3").disjoint(&one("v1.3.0")));
+    }
+
+    #[test]
+    fn dates_nest_by_precision() {
+        let cases = [
+            ("3 October 1635", "1635", false),
+            ("3 October 1635", "1636", true),
+            ("March 2021", "2021-03-15", false),
+            ("2024-03-01", "2024-03-02", true),
+            ("2024年3月1日", "2024-03-01", false),
+            ("after 2007", "2008", false),
+            ("the 1990s", "1995", false),
+        ];
+        for (a, b, disjoint) in cases {
+            assert_eq!(one(a).disjoint(&one(b)), disjoint, "{a} vs {b}");
+        }
+        assert_eq!(one("in 2016").class, Class::Date);
+    }
+
+    #[test]
+    fn round_figures_carry_their_rounding_error() {
+        assert!(!one("52,000 cases").disjoint(&one("52,340 cases")));
+        assert!(one("52,000 cases").disjoint(&one("53,340 cases")));
+    }
+
+    #[test]
+    fn number_words_and_scales_are_read() {
+        assert_eq!(one("two titles").lo, 2.0);
+        assert_eq!(one("7.4 million units").lo, 7_350_000.0);
+    }
+}

@@ -1,0 +1,27 @@
+//! Source credibility learned from verdicts: the mean of a Beta(upheld + 2, contradicted + 2)
+//! posterior. The prior of two virtual verdicts each way keeps one verdict from swinging a
+//! source far from neutral (0.5): one upheld verdict gives 0.6, ten give 0.86.
+
+pub const PRIOR: f64 = 2.0;
+
+pub fn score(upheld: i64, contradicted: i64) -> f64 {
+    (upheld as f64 + PRIOR) / ((upheld + contradicted) as f64 + 2.0 * PRIOR)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_source_is_neutral_and_one_verdict_moves_it_little() {
+        assert_eq!(score(0, 0), 0.5);
+        assert!((score(1, 0) - 0.6).abs() < 1e-9);
+        assert!((score(0, 1) - 0.4).abs() < 1e-9);
+    }
+
+    #[test]
+    fn many_verdicts_dominate_the_prior() {
+        assert!(score(10, 0) > 0.85);
+        assert!(score(0, 10) < 0.15);
+    }
+}

@@ -1,0 +1,15 @@
+//! Pure types and rules of concord. Nothing here imports axum or sqlx: the domain is what the
+//! HTTP layer and both storage backends agree on, and it is unit-tested without either.
+
+pub mod conflict;
+pub mod contradiction;
+pub mod credibility;
+pub mod cursor;
+pub mod edge;
+pub mod node;
+pub mod plan;
+pub mod recommend;
+pub mod time;
+pub mod validate;
+
+pub use validate::FieldError;

@@ -1,0 +1,294 @@
+//! Resolution as a plan: the strategy logic of contract section 4 written once, as a list of
+//! steps that each backend executes in one transaction. The databases differ only in SQL.
+
+use uuid::Uuid;
+
+use super::conflict::{Action, Conflict, Strategy};
+use super::edge::{self, Edge};
+use super::node::{MAX_BODY_BYTES, NewNode, Node, NodeState, union_labels};
+use super::time::{self, Timestamp};
+use super::validate::{Errors, FieldError};
+
+/// A validated request to resolve one conflict.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolve {
+    pub conflict_id: Uuid,
+    pub strategy: Strategy,
+    pub merged_content: Option<String>,
+    pub resolved_by: Option<String>,
+    pub note: Option<String>,
+}
+
+impl Resolve {
+    pub fn parse(
+        conflict_id: Uuid,
+        resolution: &str,
+        merged_content: Option<String>,
+        resolved_by: Option<String>,
+        note: Option<String>,
+    ) -> Result<Self, Vec<FieldError>> {
+        let mut e = Errors::default();
+        let strategy = resolution.parse::<Strategy>().unwrap_or_else(|msg| {
+            e.add("/resolution", msg);
+            Strategy::KeepBoth
+        });
+        if let Some(m) = &merged_content {
+            if strategy != Strategy::Merge {
+                e.add("/merged_content", "is only allowed with the merge strategy");
+            }
+            if m.len() > MAX_BODY_BYTES {
+                e.add("/merged_content", "must be at most 1 MiB");
+            }
+        }
+        if resolved_by
+            .as_ref()
+            .is_some_and(|r| r.chars().count() > 200)
+        {
+            e.add("/resolved_by", "must be at most 200 characters");
+        }
+        if note.as_ref().is_some_and(|n| n.chars().count() > 10_000) {
+            e.add("/note", "must be at most 10000 characters");
+        }
+        e.finish(Self {
+            conflict_id,
+            strategy,
+            merged_content,
+            resolved_by,
+            note,
+        })
+    }
+
+    /// Whether a resolved conflict was resolved by this same request (a safe retry).
+    pub fn repeats(&self, conflict: &Conflict, stored_merged_content: Option<&str>) -> bool {
+        conflict.resolution == Some(self.strategy)
+            && stored_merged_content == self.merged_content.as_deref()
+    }
+}
+
+/// One unit of work of a resolution.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    CreateNode(Box<NewNode>),
+    SetState {
+        node_id: Uuid,
+        from: NodeState,
+        to: NodeState,
+    },
+    CreateEdge(Edge),
+    MergeBody {
+        node_id: Uuid,
+        body: String,
+        labels: Vec<String>,
+        chars_added: i64,
+    },
+    /// Moves every edge of `from` that does not link it to `to`.
+    MoveEdges {
+        from: Uuid,
+        to: Uuid,
+    },
+    DeleteNode {
+        node_id: Uuid,
+    },
+    MarkResolved,
+}
+
+impl Step {
+    /// The action this step reports once done; `moved` is the count a `MoveEdges` moved.
+    pub fn action(&self, conflict_id: Uuid, moved: u64) -> Action {
+        match self {
+            Self::CreateNode(n) => Action::NodeCreated {
+                summary: format!("New node {} created from the conflict's new content", n.id),
+                node_id: n.id,
+            },
+            Self::SetState { node_id, from, to } => Action::NodeStateChanged {
+                summary: format!("Node {node_id} {from} → {to}"),
+                node_id: *node_id,
+                from: from.to_string(),
+                to: to.to_string(),
+            },
+            Self::CreateEdge(e) => Action::EdgeCreated {
+                summary: format!("Edge {} {} → {}", e.kind, e.source_id, e.target_id),
+                edge_id: e.id,
+                kind: e.kind.clone(),
+                source_id: e.source_id,
+                target_id: e.target_id,
+            },
+            Self::MergeBody {
+                node_id,
+                chars_added,
+                ..
+            } => Action::NodeBodyMerged {
+                summary: format!("Node {node_id} body merged ({chars_added:+} characters)"),
+                node_id: *node_id,
+                chars_added: *chars_added,
+            },
+            Self::MoveEdges { from, to } => Action::EdgesMoved {
+                summary: format!("{moved} edge(s) moved from {from} to {to}"),
+                from_node_id: *from,
+                to_node_id: *to,
+                count: moved,
+            },
+            Self::DeleteNode { node_id } => Action::NodeDeleted {
+                summary: format!("Node {node_id} deleted"),
+                node_id: *node_id,
+            },
+            Self::MarkResolved => Action::ConflictResolved {
+                summary: format!("Conflict {conflict_id} resolved"),
+                conflict_id,
+            },
+        }
+    }
+}
+
+/// The steps of one resolution, in order, and the node ids the response names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub steps: Vec<Step>,
+    pub old_node_id: Uuid,
+    pub new_node_id: Option<Uuid>,
+    pub resolved_at: Timestamp,
+}
+
+/// Why a plan cannot be made.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlanError {
+    /// The node the strategy keeps current is no longer active.
+    Stale { node_id: Uuid, state: NodeState },
+    /// The old node is gone (only a resolved conflict can lose it).
+    MissingOldNode,
+}
+
+/// Plans a resolution of a pending conflict whose nodes were read in the same transaction.
+pub fn plan(conflict: &Conflict, req: &Resolve, now: Timestamp) -> Result<Plan, PlanError> {
+    let old = conflict
+        .old_node
+        .as_ref()
+        .ok_or(PlanError::MissingOldNode)?;
+    let new = conflict.new_node.as_ref();
+    let kept = match req.strategy {
+        Strategy::OldIsCurrent | Strategy::Merge => Some(old),
+        Strategy::NewIsCurrent | Strategy::KeepBoth => new,
+    };
+    if let Some(node) = kept.filter(|n| n.state != NodeState::Active) {
+        return Err(PlanError::Stale {
+            node_id: node.id,
+            state: node.state,
+        });
+    }
+    let mut steps = Vec::new();
+    let mut new_node_id = new.map(|n| n.id);
+    let needs_node = matches!(req.strategy, Strategy::NewIsCurrent | Strategy::KeepBoth);
+    if new.is_none() && needs_node {
+        let created = node_from_content(old, conflict.new_content.as_deref(), now);
+        new_node_id = Some(created.id);
+        steps.push(Step::CreateNode(Box::new(created)));
+    }
+    match req.strategy {
+        Strategy::NewIsCurrent => {
+            let new_id = new_node_id.expect("created above");
+            push_dormant(&mut steps, old);
+            steps.push(resolution_edge(new_id, old.id, edge::SUPERSEDES, now));
+        }
+        Strategy::OldIsCurrent => {
+            if let Some(n) = new {
+                push_dormant(&mut steps, n);
+                steps.push(resolution_edge(old.id, n.id, edge::SUPERSEDES, now));
+            }
+        }
+        Strategy::KeepBoth => {
+            let new_id = new_node_id.expect("created above");
+            steps.push(resolution_edge(old.id, new_id, edge::RELATES_TO, now));
+        }
+        Strategy::Merge => {
+            steps.push(merge_step(old, new, conflict, req, now));
+            if let Some(n) = new {
+                steps.push(Step::MoveEdges {
+                    from: n.id,
+                    to: old.id,
+                });
+                steps.push(Step::DeleteNode { node_id: n.id });
+            }
+        }
+    }
+    steps.push(Step::MarkResolved);
+    Ok(Plan {
+        steps,
+        old_node_id: old.id,
+        new_node_id,
+        resolved_at: now,
+    })
+}
+
+/// Making an already dormant (or archived) node dormant is not an error, and not a step.
+fn push_dormant(steps: &mut Vec<Step>, node: &Node) {
+    if node.state == NodeState::Active {
+        steps.push(Step::SetState {
+            node_id: node.id,
+            from: node.state,
+            to: NodeState::Dormant,
+        });
+    }
+}
+
+fn resolution_edge(source: Uuid, target: Uuid, kind: &str, now: Timestamp) -> Step {
+    let mut e = Edge::system(source, target, kind, edge::RESOLUTION_CONFIDENCE);
+    e.valid_from = now;
+    e.created_at = now;
+    Step::CreateEdge(e)
+}
+
+fn merge_step(
+    old: &Node,
+    new: Option<&Node>,
+    conflict: &Conflict,
+    req: &Resolve,
+    now: Timestamp,
+) -> Step {
+    let body = match &req.merged_content {
+        Some(m) => m.clone(),
+        None => {
+            let added = new
+                .map(|n| n.body.as_str())
+                .or(conflict.new_content.as_deref())
+                .unwrap_or_default();
+            format!(
+                "{}\n\n--- Merged ({}) ---\n\n{}",
+                old.body,
+                time::day(&now),
+                added
+            )
+        }
+    };
+    let labels = new.map_or_else(
+        || old.labels.clone(),
+        |n| union_labels(&old.labels, &n.labels),
+    );
+    let chars_added = body.chars().count() as i64 - old.body.chars().count() as i64;
+    Step::MergeBody {
+        node_id: old.id,
+        body,
+        labels,
+        chars_added,
+    }
+}
+
+/// The new node made from a conflict's `new_content`: the old node's title, type, labels, scope.
+fn node_from_content(old: &Node, content: Option<&str>, now: Timestamp) -> NewNode {
+    NewNode {
+        id: Uuid::now_v7(),
+        title: old.title.clone(),
+        body: content.unwrap_or_default().to_owned(),
+        memory_type: old.memory_type.clone(),
+        labels: old.labels.clone(),
+        scope: old.scope.clone(),
+        source: None,
+        confidence: old.confidence,
+        state: NodeState::Active,
+        observed_at: now,
+        created_at: now,
+        embedding: None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,292 @@
+//! One error type for the HTTP layer, rendered as RFC 9457 `application/problem+json`.
+//! Storage errors convert once, here; handlers only use `?`. A 5xx never shows database text:
+//! the cause goes to the log, next to the request id the client also receives.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::api::dto::{ActionDto, NodeStateDto};
+use crate::domain::FieldError;
+use crate::store::{Resolution, StoreError};
+use crate::telemetry;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    MalformedJson(String),
+    #[error("expected a JSON body with `Content-Type: application/json`")]
+    UnsupportedMediaType,
+    #[error("the request body exceeds {0} bytes")]
+    PayloadTooLarge(usize),
+    #[error("the request has invalid fields")]
+    Validation(Vec<FieldError>),
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    #[error("no route for this path")]
+    NoRoute,
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    #[error("the conflict was already resolved with another resolution")]
+    AlreadyResolved(Box<Resolution>),
+    #[error(
+        "node {node_id} is {state}: the strategy would leave the conflict without a current fact"
+    )]
+    Stale { node_id: Uuid, state: String },
+    #[error("this Idempotency-Key was used with a different request")]
+    IdempotencyKeyReuse,
+    #[error("a request with this Idempotency-Key is still running")]
+    IdempotencyInFlight,
+    #[error("a valid `Authorization: Bearer <key>` header is required")]
+    Unauthorized,
+    #[error("the resolution failed at {failed_action} and was rolled back")]
+    ResolutionFailed {
+        partial_actions: Vec<crate::domain::conflict::Action>,
+        failed_action: String,
+        unavailable: bool,
+        #[source]
+        cause: Box<StoreError>,
+    },
+    #[error("the service is overloaded; retry later")]
+    Overloaded,
+    #[error("the database is unreachable; retry later")]
+    Unavailable(#[source] StoreError),
+    #[error("internal error")]
+    Internal(#[source] anyhow::Error),
+}
+
+/// RFC 9457 problem details, with concord's extension members.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Problem {
+    /// Stable problem type, e.g. `/problems/not-found`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Short summary, the same for every occurrence of the type.
+    pub title: String,
+    /// HTTP status code.
+    pub status: u16,
+    /// What went wrong this time.
+    pub detail: String,
+    /// The request id, also sent as the `x-request-id` header.
+    pub request_id: String,
+    /// Invalid fields (422).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub errors: Option<Vec<FieldErrorDto>>,
+    /// The resolution already recorded (`/problems/already-resolved`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current: Option<CurrentResolution>,
+    /// The node that is no longer active (`/problems/stale-conflict`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_id: Option<Uuid>,
+    /// Its state (`/problems/stale-conflict`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_state: Option<NodeStateDto>,
+    /// Steps done before the failure, now rolled back (`/problems/resolution-failed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial_actions: Option<Vec<ActionDto>>,
+    /// The step that failed (`/problems/resolution-failed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed_action: Option<String>,
+    /// Always true on `/problems/resolution-failed`: nothing was written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rolled_back: Option<bool>,
+    /// Whether repeating the request may succeed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retryable: Option<bool>,
+}
+
+/// One invalid field.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FieldErrorDto {
+    /// JSON Pointer to the field (or `/name` of a query parameter).
+    pub pointer: String,
+    /// What is wrong with it.
+    pub detail: String,
+}
+
+/// The resolution a conflict already has.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CurrentResolution {
+    /// Strategy used.
+    pub resolution: String,
+    /// When it was resolved.
+    pub resolved_at: String,
+    /// What it did.
+    pub actions: Vec<ActionDto>,
+}
+
+impl ApiError {
+    pub fn status(&self) -> StatusCode {
+        use ApiError::*;
+        match self {
+            MalformedJson(_) => StatusCode::BAD_REQUEST,
+            UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Validation(_) | IdempotencyKeyReuse => StatusCode::UNPROCESSABLE_ENTITY,
+            NotFound(_) | NoRoute => StatusCode::NOT_FOUND,
+            MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            AlreadyResolved(_) | Stale { .. } | IdempotencyInFlight => StatusCode::CONFLICT,
+            Unauthorized => StatusCode::UNAUTHORIZED,
+            ResolutionFailed { unavailable, .. } if *unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ResolutionFailed { .. } | Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Overloaded | Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    /// The stable problem type (its path segment) and title.
+    pub fn code(&self) -> (&'static str, &'static str) {
+        use ApiError::*;
+        match self {
+            MalformedJson(_) => ("malformed-json", "Malformed JSON"),
+            UnsupportedMediaType => ("unsupported-media-type", "Unsupported media type"),
+            PayloadTooLarge(_) => ("payload-too-large", "Payload too large"),
+            Validation(_) => ("validation", "Invalid request"),
+            NotFound(_) | NoRoute => ("not-found", "Not found"),
+            MethodNotAllowed => ("method-not-allowed", "Method not allowed"),
+            AlreadyResolved(_) => ("already-resolved", "Conflict already resolved"),
+            Stale { .. } => ("stale-conflict", "Conflict is stale"),
+            IdempotencyKeyReuse => ("idempotency-key-reuse", "Idempotency key reused"),
+            IdempotencyInFlight => ("idempotency-in-flight", "Idempotent request in flight"),
+            Unauthorized => ("unauthorized", "Unauthorized"),
+            ResolutionFailed { .. } => ("resolution-failed", "Resolution failed"),
+            Overloaded => ("overloaded", "Service overloaded"),
+            Unavailable(_) => ("unavailable", "Service unavailable"),
+            Internal(_) => ("internal", "Internal server error"),
+        }
+    }
+
+    pub fn validation(pointer: &str, detail: impl Into<String>) -> Self {
+        Self::Validation(vec![FieldError::new(pointer, detail)])
+    }
+
+    fn problem(&self) -> Problem {
+        let status = self.status();
+        let (code, title) = self.code();
+        let detail = match self {
+            Self::Internal(_) => "internal error".to_owned(),
+            other => other.to_string(),
+        };
+        let mut p = Problem {
+            kind: format!("/problems/{code}"),
+            title: title.to_owned(),
+            status: status.as_u16(),
+            detail,
+            request_id: telemetry::current_request_id(),
+            errors: None,
+            current: None,
+            node_id: None,
+            node_state: None,
+            partial_actions: None,
+            failed_action: None,
+            rolled_back: None,
+            retryable: None,
+        };
+        match self {
+            Self::Validation(errors) => {
+                p.errors = Some(
+                    errors
+                        .iter()
+                        .map(|e| FieldErrorDto {
+                            pointer: e.pointer.clone(),
+                            detail: e.detail.clone(),
+                        })
+                        .collect(),
+                );
+            }
+            Self::AlreadyResolved(r) => {
+                p.current = Some(CurrentResolution {
+                    resolution: r.strategy.as_str().to_owned(),
+                    resolved_at: crate::domain::time::format(&r.resolved_at),
+                    actions: r.actions.iter().map(ActionDto::from).collect(),
+                });
+            }
+            Self::Stale { node_id, state } => {
+                p.node_id = Some(*node_id);
+                p.node_state = state.parse().ok().map(NodeStateDto::from_domain);
+            }
+            Self::ResolutionFailed {
+                partial_actions,
+                failed_action,
+                ..
+            } => {
+                p.partial_actions = Some(partial_actions.iter().map(ActionDto::from).collect());
+                p.failed_action = Some(failed_action.clone());
+                p.rolled_back = Some(true);
+                p.retryable = Some(true);
+            }
+            _ => {}
+        }
+        p
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        if status.is_server_error() {
+            // The full cause chain goes to the log only.
+            tracing::error!(error = ?self, "request failed");
+        }
+        let body = serde_json::to_vec(&self.problem()).unwrap_or_default();
+        let mut res = (status, body).into_response();
+        let headers = res.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/problem+json"),
+        );
+        match self {
+            Self::IdempotencyInFlight => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            }
+            Self::Overloaded | Self::Unavailable(_) => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from_static("2"));
+            }
+            Self::Unauthorized => {
+                headers.insert(
+                    header::WWW_AUTHENTICATE,
+                    HeaderValue::from_static("Bearer realm=\"concord\""),
+                );
+            }
+            _ => {}
+        }
+        res
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::NotFound => Self::NotFound("resource"),
+            StoreError::Invalid(errors) => Self::Validation(errors),
+            StoreError::Stale { node_id, state } => Self::Stale {
+                node_id,
+                state: state.to_string(),
+            },
+            StoreError::AlreadyResolved(r) => Self::AlreadyResolved(r),
+            StoreError::ResolutionFailed {
+                partial_actions,
+                failed_action,
+                cause,
+            } => Self::ResolutionFailed {
+                unavailable: cause.is_unavailable(),
+                partial_actions,
+                failed_action,
+                cause,
+            },
+            e if e.is_unavailable() => Self::Unavailable(e),
+            other => Self::Internal(other.into()),
+        }
+    }
+}
+
+impl ApiError {
+    /// A store `NotFound` names the resource the handler looked up.
+    pub fn not_found(resource: &'static str) -> impl Fn(StoreError) -> ApiError {
+        move |e| match e {
+            StoreError::NotFound => ApiError::NotFound(resource),
+            other => other.into(),
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! Failure injection for resolution steps. With the `failpoints` feature (tests only) a test
+//! arms a step of one conflict and the store fails right after executing it; without the
+//! feature `hit` is an inlined no-op, so release builds carry no injection point.
+
+use uuid::Uuid;
+
+use crate::store::StoreError;
+
+#[cfg(feature = "failpoints")]
+mod armed {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+
+    use uuid::Uuid;
+
+    pub fn table() -> &'static Mutex<HashMap<Uuid, String>> {
+        static TABLE: OnceLock<Mutex<HashMap<Uuid, String>>> = OnceLock::new();
+        TABLE.get_or_init(Default::default)
+    }
+}
+
+/// Makes the step `action` (e.g. `edge_created`) of resolutions of `conflict_id` fail once.
+#[cfg(feature = "failpoints")]
+pub fn arm(conflict_id: Uuid, action: &str) {
+    armed::table()
+        .lock()
+        .expect("failpoint table")
+        .insert(conflict_id, action.to_owned());
+}
+
+#[cfg(feature = "failpoints")]
+pub fn hit(conflict_id: Uuid, action: &str) -> Result<(), StoreError> {
+    let mut table = armed::table().lock().expect("failpoint table");
+    if table.get(&conflict_id).is_some_and(|a| a == action) {
+        table.remove(&conflict_id);
+        return Err(StoreError::Injected(action.to_owned()));
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "failpoints"))]
+#[inline(always)]
+pub fn hit(_conflict_id: Uuid, _action: &str) -> Result<(), StoreError> {
+    Ok(())
+}

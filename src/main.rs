@@ -1,0 +1,86 @@
+//! The `concord` binary: parse the command line, then serve, migrate, print the OpenAPI
+//! document, evaluate detection, or check a running instance's health.
+
+use clap::Parser;
+use concord::config::{Cli, Command, Settings};
+use concord::{api, store, telemetry};
+
+mod eval;
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Serve(settings) => serve(settings).await,
+        Command::Migrate(db) => {
+            telemetry::init();
+            store::connect(&db.database_url.0).await?;
+            tracing::info!("migrations applied");
+            Ok(())
+        }
+        Command::Openapi => {
+            print!("{}", api::openapi_json());
+            Ok(())
+        }
+        Command::Eval(args) => eval::run(args).await,
+        Command::Healthcheck { url } => healthcheck(&url).await,
+    }
+}
+
+async fn serve(settings: Settings) -> anyhow::Result<()> {
+    telemetry::init();
+    settings.check_bind()?;
+    let store = store::connect(&settings.db.database_url.0).await?;
+    let listener = tokio::net::TcpListener::bind(settings.bind).await?;
+    tracing::info!(addr = %listener.local_addr()?, database = store.backend(), "concord listening");
+    let app = concord::app(concord::AppState::new(store, settings));
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown_signal())
+        .await?;
+    tracing::info!("concord stopped");
+    Ok(())
+}
+
+/// Resolves on Ctrl-C or SIGTERM; in-flight requests then finish before the process exits.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    tracing::info!("shutting down");
+}
+
+/// A dependency-free HTTP/1.1 GET of `/healthz`, so container images need no curl.
+async fn healthcheck(base: &str) -> anyhow::Result<()> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let hostport = base
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    let mut stream = tokio::time::timeout(
+        std::time::Duration::from_secs(3),
+        tokio::net::TcpStream::connect(&hostport),
+    )
+    .await??;
+    let request = format!("GET /healthz HTTP/1.1\r\nHost: {hostport}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await?;
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).await?;
+    if reply.starts_with("HTTP/1.1 200") {
+        Ok(())
+    } else {
+        anyhow::bail!("unhealthy: {}", reply.lines().next().unwrap_or("no reply"))
+    }
+}

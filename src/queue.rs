@@ -1,0 +1,115 @@
+//! Manual queueing of a conflict found elsewhere (`POST /conflicts`): both nodes must exist,
+//! and the recommendation is computed exactly as for detected conflicts.
+
+use uuid::Uuid;
+
+use crate::detect::{Probe, credibility_table, recommend_for};
+use crate::domain::FieldError;
+use crate::domain::conflict::{CONFLICT_TYPES, Conflict, Detection, NewConflict};
+use crate::domain::node::MAX_BODY_BYTES;
+use crate::domain::time;
+use crate::domain::validate::Errors;
+use crate::store::{Store, StoreError, StoreResult};
+
+/// Raw fields of `POST /conflicts`.
+pub struct ManualConflict {
+    pub old_node_id: Uuid,
+    pub new_node_id: Option<Uuid>,
+    pub new_content: Option<String>,
+    pub conflict_type: Option<String>,
+    pub note: Option<String>,
+}
+
+impl ManualConflict {
+    fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut e = Errors::default();
+        match (&self.new_node_id, &self.new_content) {
+            (None, None) => e.add(
+                "/new_node_id",
+                "one of new_node_id or new_content is required",
+            ),
+            (Some(_), Some(_)) => {
+                e.add("/new_content", "give new_node_id or new_content, not both")
+            }
+            (Some(id), None) if *id == self.old_node_id => {
+                e.add("/new_node_id", "must differ from old_node_id")
+            }
+            (None, Some(c)) if c.trim().is_empty() || c.len() > MAX_BODY_BYTES => {
+                e.add("/new_content", "must be 1 character to 1 MiB")
+            }
+            _ => {}
+        }
+        if let Some(t) = &self.conflict_type
+            && !CONFLICT_TYPES.contains(&t.as_str())
+        {
+            e.add(
+                "/conflict_type",
+                format!("must be one of {}", CONFLICT_TYPES.join(", ")),
+            );
+        }
+        if self
+            .note
+            .as_ref()
+            .is_some_and(|n| n.chars().count() > 10_000)
+        {
+            e.add("/note", "must be at most 10000 characters");
+        }
+        e.finish(())
+    }
+}
+
+/// Queues the conflict; returns the existing pending one (and `false`) for a known pair.
+pub async fn queue(store: &dyn Store, m: ManualConflict) -> StoreResult<(Conflict, bool)> {
+    m.validate().map_err(StoreError::Invalid)?;
+    let missing = |pointer: &str| {
+        let p = pointer.to_owned();
+        move |e: StoreError| match e {
+            StoreError::NotFound => {
+                StoreError::Invalid(vec![FieldError::new(&p, "no node with this id exists")])
+            }
+            other => other,
+        }
+    };
+    let old = store
+        .get_node(m.old_node_id)
+        .await
+        .map_err(missing("/old_node_id"))?;
+    let new = match m.new_node_id {
+        Some(id) => Some(store.get_node(id).await.map_err(missing("/new_node_id"))?),
+        None => None,
+    };
+    let now = time::now();
+    let probe = match &new {
+        Some(n) => Probe::of_stored(n, None),
+        None => Probe {
+            id: None,
+            title: &old.title,
+            body: m.new_content.as_deref().unwrap_or_default(),
+            memory_type: &old.memory_type,
+            scope: &old.scope,
+            labels: &[],
+            confidence: old.confidence,
+            observed_at: now,
+            source: None,
+            embedding: None,
+        },
+    };
+    let table = credibility_table(store).await?;
+    let recommendation = recommend_for(&old, &probe, &table);
+    store
+        .queue_conflict(NewConflict {
+            id: Uuid::now_v7(),
+            old_node_id: old.id,
+            new_node_id: m.new_node_id,
+            new_content: m.new_content,
+            conflict_type: m
+                .conflict_type
+                .unwrap_or_else(|| "direct-contradiction".into()),
+            detection: Detection::manual(),
+            recommendation,
+            note: m.note,
+            created_at: now,
+        })
+        .await
+        .map_err(missing("/old_node_id"))
+}

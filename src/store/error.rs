@@ -1,0 +1,78 @@
+//! Backend-neutral storage errors. sqlx errors are classified once, here, by kind, so that
+//! neither the API layer nor the backends match on database text or SQLSTATE codes.
+
+use uuid::Uuid;
+
+use crate::domain::FieldError;
+use crate::domain::conflict::Action;
+use crate::domain::node::NodeState;
+
+use super::Resolution;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("not found")]
+    NotFound,
+    #[error("the request is invalid")]
+    Invalid(Vec<FieldError>),
+    #[error("node {node_id} is {state}, so the strategy would leave no current fact")]
+    Stale { node_id: Uuid, state: NodeState },
+    #[error("the conflict was already resolved with {}", .0.strategy.as_str())]
+    AlreadyResolved(Box<Resolution>),
+    #[error("resolution step {failed_action} failed")]
+    ResolutionFailed {
+        partial_actions: Vec<Action>,
+        failed_action: String,
+        #[source]
+        cause: Box<StoreError>,
+    },
+    #[error("the database is unreachable")]
+    Unavailable(#[source] sqlx::Error),
+    #[error("database error")]
+    Backend(#[source] sqlx::Error),
+    #[error("corrupt row: {0}")]
+    Corrupt(String),
+    #[cfg(feature = "failpoints")]
+    #[error("injected failure at {0}")]
+    Injected(String),
+}
+
+impl StoreError {
+    /// Whether the failure is the database being unreachable (503) rather than a fault (500).
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            Self::Unavailable(_) => true,
+            Self::ResolutionFailed { cause, .. } => cause.is_unavailable(),
+            _ => false,
+        }
+    }
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        match e {
+            sqlx::Error::RowNotFound => Self::NotFound,
+            sqlx::Error::Io(_)
+            | sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::WorkerCrashed => Self::Unavailable(e),
+            sqlx::Error::Database(ref d) if is_connection_loss(d.code().as_deref()) => {
+                Self::Unavailable(e)
+            }
+            other => Self::Backend(other),
+        }
+    }
+}
+
+/// SQLSTATE class 08 (connection exception) and 57P01..57P03 (admin shutdown, crash, cannot
+/// connect now) mean the server went away, not that the request was wrong.
+fn is_connection_loss(code: Option<&str>) -> bool {
+    code.is_some_and(|c| c.starts_with("08") || matches!(c, "57P01" | "57P02" | "57P03"))
+}
+
+impl From<serde_json::Error> for StoreError {
+    fn from(e: serde_json::Error) -> Self {
+        Self::Corrupt(e.to_string())
+    }
+}

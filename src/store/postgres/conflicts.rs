@@ -1,0 +1,311 @@
+//! Conflicts on PostgreSQL: queueing (one pending conflict per pair, `on conflict do nothing`),
+//! the full-content listing in one query, stats, sources and reports. Every queued or resolved
+//! conflict also raises `pg_notify`, which PostgreSQL delivers only if the transaction commits.
+
+use sqlx::types::Json;
+use sqlx::{PgConnection, PgPool, Row};
+use uuid::Uuid;
+
+use super::rows::{self, conflict_columns};
+use super::{EVENTS_CHANNEL, PgStore};
+use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
+use crate::domain::cursor::{Cursor, Page};
+use crate::domain::time;
+use crate::store::*;
+
+const SELECT_ONE: &str = concat!(
+    "select ",
+    conflict_columns!(),
+    " from conflict_queue c \
+      left join nodes o on o.node_id = c.old_node_id \
+      left join nodes n on n.node_id = c.new_node_id \
+     where c.conflict_id = $1"
+);
+
+/// Inserts a pending conflict unless its pair already has one or its old node is gone;
+/// returns whether it was inserted.
+async fn insert(conn: &mut PgConnection, c: &NewConflict) -> StoreResult<bool> {
+    // Serialises conflict inserts until commit, so seq order is commit order: a long-poller
+    // that has seen seq N can never later miss a conflict numbered below N.
+    sqlx::query("select pg_advisory_xact_lock(hashtext('concord.conflict_seq'))")
+        .execute(&mut *conn)
+        .await?;
+    // `for key share` waits for a concurrent delete of the old node and then sees it gone.
+    let seq: Option<i64> = sqlx::query_scalar(
+        "insert into conflict_queue (conflict_id, old_node_id, new_node_id, new_content, new_key, \
+         conflict_type, detection, recommendation, status, note, created_at, updated_at) \
+         select $1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10, $10 \
+         where exists (select 1 from nodes where node_id = $2 for key share) \
+         on conflict do nothing returning seq",
+    )
+    .bind(c.id)
+    .bind(c.old_node_id)
+    .bind(c.new_node_id)
+    .bind(&c.new_content)
+    .bind(c.new_key())
+    .bind(&c.conflict_type)
+    .bind(Json(&c.detection))
+    .bind(Json(&c.recommendation))
+    .bind(&c.note)
+    .bind(c.created_at)
+    .fetch_optional(&mut *conn)
+    .await?;
+    match seq {
+        Some(seq) => {
+            event(conn, "conflict.created", c.id, seq).await?;
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+/// Records an event and notifies listeners with the conflict's seq (delivered on commit).
+pub async fn event(
+    conn: &mut PgConnection,
+    kind: &str,
+    conflict_id: Uuid,
+    seq: i64,
+) -> StoreResult<()> {
+    sqlx::query("insert into events (kind, conflict_id, created_at) values ($1, $2, $3)")
+        .bind(kind)
+        .bind(conflict_id)
+        .bind(time::now())
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query("select pg_notify($1, $2)")
+        .bind(EVENTS_CHANNEL)
+        .bind(seq.to_string())
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Writes a detected conflict and its `contradicts` edge, if the old node is still active.
+pub async fn insert_detected(
+    conn: &mut PgConnection,
+    hit: &DetectedConflict,
+) -> StoreResult<Option<Conflict>> {
+    let active: Option<i32> =
+        sqlx::query_scalar("select 1 from nodes where node_id = $1 and state = 'active'")
+            .bind(hit.conflict.old_node_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    if active.is_none() || !insert(conn, &hit.conflict).await? {
+        return Ok(None);
+    }
+    super::edges::insert(conn, &hit.edge).await?;
+    get_in(conn, hit.conflict.id).await.map(Some)
+}
+
+pub async fn queue(store: &PgStore, c: NewConflict) -> StoreResult<(Conflict, bool)> {
+    let mut tx = store.begin().await?;
+    let inserted = insert(&mut tx, &c).await?;
+    let conflict = if inserted {
+        get_in(&mut tx, c.id).await?
+    } else {
+        let id: Option<Uuid> = sqlx::query_scalar(
+            "select conflict_id from conflict_queue \
+             where old_node_id = $1 and new_key = $2 and status = 'pending'",
+        )
+        .bind(c.old_node_id)
+        .bind(c.new_key())
+        .fetch_optional(&mut *tx)
+        .await?;
+        // No pending conflict and nothing inserted: the old node does not exist.
+        get_in(&mut tx, id.ok_or(StoreError::NotFound)?).await?
+    };
+    tx.commit().await?;
+    Ok((conflict, inserted))
+}
+
+pub async fn get_in(conn: &mut PgConnection, id: Uuid) -> StoreResult<Conflict> {
+    let row = sqlx::query(SELECT_ONE)
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?
+        .ok_or(StoreError::NotFound)?;
+    rows::conflict(&row)
+}
+
+pub async fn get(pool: &PgPool, id: Uuid) -> StoreResult<Conflict> {
+    let mut conn = pool.acquire().await?;
+    get_in(&mut conn, id).await
+}
+
+macro_rules! list_sql {
+    ($cmp:literal, $dir:literal) => {
+        concat!(
+            "select ",
+            conflict_columns!(),
+            " from conflict_queue c \
+              left join nodes o on o.node_id = c.old_node_id \
+              left join nodes n on n.node_id = c.new_node_id \
+             where ($1::text is null or c.status = $1) and ($2::text is null or c.conflict_type = $2) \
+               and ($3::text is null or exists (select 1 from node_labels l where l.label = $3 \
+                    and (l.node_id = c.old_node_id or l.node_id = c.new_node_id))) \
+               and ($4::timestamptz is null or (c.created_at, c.conflict_id) ",
+            $cmp,
+            " ($4, $5)) order by c.created_at ",
+            $dir,
+            ", c.conflict_id ",
+            $dir,
+            " limit $6"
+        )
+    };
+}
+
+const LIST_OLDEST: &str = list_sql!(">", "asc");
+const LIST_NEWEST: &str = list_sql!("<", "desc");
+
+const PENDING_TOTAL: &str = "select count(*) from conflict_queue c where c.status = 'pending' \
+    and ($1::text is null or c.conflict_type = $1) \
+    and ($2::text is null or exists (select 1 from node_labels l where l.label = $2 \
+         and (l.node_id = c.old_node_id or l.node_id = c.new_node_id)))";
+
+pub async fn list(pool: &PgPool, f: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)> {
+    let mut conn = pool.acquire().await?;
+    let sql = if f.newest_first {
+        LIST_NEWEST
+    } else {
+        LIST_OLDEST
+    };
+    let key = f.after.as_ref().map(|c| rows::ts_key(&c.key)).transpose()?;
+    let rows = sqlx::query(sql)
+        .bind(f.status.map(|s| s.as_str()))
+        .bind(&f.conflict_type)
+        .bind(&f.label)
+        .bind(key)
+        .bind(f.after.as_ref().map(|c| c.id))
+        .bind((f.limit + 1) as i64)
+        .fetch_all(&mut *conn)
+        .await?;
+    let conflicts = rows
+        .iter()
+        .map(rows::conflict)
+        .collect::<StoreResult<Vec<_>>>()?;
+    let total: i64 = sqlx::query_scalar(PENDING_TOTAL)
+        .bind(&f.conflict_type)
+        .bind(&f.label)
+        .fetch_one(&mut *conn)
+        .await?;
+    let page = Page::from_rows(conflicts, f.limit, |c| {
+        Cursor::new(time::format(&c.created_at), c.id)
+    });
+    Ok((page, total))
+}
+
+pub async fn stats(pool: &PgPool) -> StoreResult<ConflictStats> {
+    let rows = sqlx::query(
+        "select status, conflict_type, count(*) as n, min(created_at) as oldest \
+         from conflict_queue group by status, conflict_type order by conflict_type",
+    )
+    .fetch_all(pool)
+    .await?;
+    let mut stats = ConflictStats {
+        pending: 0,
+        resolved: 0,
+        by_type: Vec::new(),
+        oldest_pending_at: None,
+    };
+    for row in rows {
+        let status: String = row.try_get("status")?;
+        let n: i64 = row.try_get("n")?;
+        if status == "pending" {
+            stats.pending += n;
+            stats.by_type.push((row.try_get("conflict_type")?, n));
+            let oldest: time::Timestamp = row.try_get("oldest")?;
+            stats.oldest_pending_at =
+                Some(stats.oldest_pending_at.map_or(oldest, |o| o.min(oldest)));
+        } else {
+            stats.resolved += n;
+        }
+    }
+    Ok(stats)
+}
+
+pub async fn sources(pool: &PgPool) -> StoreResult<Vec<SourceStats>> {
+    let rows = sqlx::query(
+        "with names as (select source from nodes where source is not null \
+                        union select source from sources) \
+         select names.source, coalesce(s.upheld, 0) as upheld, \
+                coalesce(s.contradicted, 0) as contradicted, \
+                (select count(*) from nodes n where n.source = names.source) as nodes \
+         from names left join sources s on s.source = names.source order by names.source",
+    )
+    .fetch_all(pool)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(SourceStats {
+                source: r.try_get("source")?,
+                upheld: r.try_get("upheld")?,
+                contradicted: r.try_get("contradicted")?,
+                nodes: r.try_get("nodes")?,
+            })
+        })
+        .collect()
+}
+
+/// Counts a verdict for a source, in the resolution's transaction.
+pub async fn count_verdict(conn: &mut PgConnection, source: &str, upheld: bool) -> StoreResult<()> {
+    sqlx::query(
+        "insert into sources (source, upheld, contradicted, created_at, updated_at) \
+         values ($1, $2, $3, $4, $4) \
+         on conflict (source) do update set upheld = sources.upheld + excluded.upheld, \
+           contradicted = sources.contradicted + excluded.contradicted, \
+           updated_at = excluded.updated_at",
+    )
+    .bind(source)
+    .bind(upheld as i64)
+    .bind(!upheld as i64)
+    .bind(time::now())
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn save_report(pool: &PgPool, r: StoredReport) -> StoreResult<()> {
+    sqlx::query(
+        "insert into conflict_reports (report_id, topic, report, created_at, updated_at) \
+         values ($1, $2, $3, $4, $4)",
+    )
+    .bind(r.id)
+    .bind(&r.topic)
+    .bind(Json(&r.report))
+    .bind(r.created_at)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+pub async fn list_reports(
+    pool: &PgPool,
+    limit: usize,
+    after: Option<Cursor>,
+) -> StoreResult<Page<StoredReport>> {
+    let key = after.as_ref().map(|c| rows::ts_key(&c.key)).transpose()?;
+    let rows = sqlx::query(
+        "select report_id, topic, report, created_at from conflict_reports \
+         where ($1::timestamptz is null or (created_at, report_id) < ($1, $2)) \
+         order by created_at desc, report_id desc limit $3",
+    )
+    .bind(key)
+    .bind(after.as_ref().map(|c| c.id))
+    .bind((limit + 1) as i64)
+    .fetch_all(pool)
+    .await?;
+    let reports = rows
+        .iter()
+        .map(|r| {
+            Ok(StoredReport {
+                id: r.try_get("report_id")?,
+                topic: r.try_get("topic")?,
+                report: r.try_get::<Json<serde_json::Value>, _>("report")?.0,
+                created_at: r.try_get("created_at")?,
+            })
+        })
+        .collect::<StoreResult<Vec<_>>>()?;
+    Ok(Page::from_rows(reports, limit, |r| {
+        Cursor::new(time::format(&r.created_at), r.id)
+    }))
+}
