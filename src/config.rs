@@ -70,10 +70,10 @@ pub struct Settings {
     pub llm: LlmArgs,
 }
 
-#[derive(clap::Args, Debug, Clone, Default)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct LlmArgs {
     /// OpenAI-compatible chat completions URL; unset = LLM tier off.
-    #[arg(long = "llm-url", env = "CONCORD_LLM_URL")]
+    #[arg(long = "llm-url", env = "CONCORD_LLM_URL", value_parser = parse_llm_url)]
     pub url: Option<String>,
     /// Model name sent to the LLM endpoint.
     #[arg(long = "llm-model", env = "CONCORD_LLM_MODEL")]
@@ -81,6 +81,40 @@ pub struct LlmArgs {
     /// Bearer key for the LLM endpoint.
     #[arg(long = "llm-api-key", env = "CONCORD_LLM_API_KEY")]
     pub api_key: Option<Secret>,
+    /// Milliseconds a pair may wait for the LLM (queueing included) before detection falls back
+    /// to the other tiers.
+    #[arg(long = "llm-timeout-ms", env = "CONCORD_LLM_TIMEOUT_MS", default_value_t = 5000,
+          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub timeout_ms: u64,
+    /// LLM requests in flight at once, across all writes.
+    #[arg(long = "llm-concurrency", env = "CONCORD_LLM_CONCURRENCY", default_value_t = 4,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub concurrency: u32,
+}
+
+impl Default for LlmArgs {
+    /// The tier off, with the flag defaults.
+    fn default() -> Self {
+        Self {
+            url: None,
+            model: None,
+            api_key: None,
+            timeout_ms: 5000,
+            concurrency: 4,
+        }
+    }
+}
+
+fn parse_llm_url(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    let rest = s
+        .strip_prefix("https://")
+        .or_else(|| s.strip_prefix("http://"))
+        .ok_or("expected an http:// or https:// URL")?;
+    if rest.is_empty() || rest.starts_with('/') {
+        return Err("the URL has no host".into());
+    }
+    Ok(s.to_owned())
 }
 
 #[derive(clap::Args, Debug, Clone)]

@@ -1,18 +1,23 @@
 //! Write-time detection: fetch candidates through the index (never a scan), judge each pair
 //! with the pure rules of `domain::contradiction`, and turn verdicts into conflicts with a
-//! recommendation. Candidate reads and judging happen before the write transaction opens.
+//! recommendation. Candidate reads and judging happen before the write transaction opens, so
+//! the optional LLM tier's network calls never hold a transaction.
 
+use std::sync::Arc;
+
+use tokio::task::JoinSet;
 use uuid::Uuid;
 
 use crate::config::Settings;
 use crate::domain::conflict::{Detection, NewConflict};
 use crate::domain::contradiction::{
-    self, DetectConfig, Memory, Sensitivity, Verdict, index_tokens,
+    self, DetectConfig, Memory, Screen, Sensitivity, Verdict, index_tokens,
 };
 use crate::domain::edge::{self, Edge};
 use crate::domain::node::{NewNode, Node};
 use crate::domain::recommend::{self, Side};
 use crate::domain::time::{self, Timestamp};
+use crate::llm::{LlmClient, LlmError, Pair};
 use crate::store::{Candidate, CandidateQuery, DetectedConflict, SourceStats, Store, StoreResult};
 
 /// How many candidates the index may return per write.
@@ -22,6 +27,7 @@ const MAX_QUERY_TOKENS: usize = 48;
 
 pub struct Detector {
     base: DetectConfig,
+    llm: Option<Arc<LlmClient>>,
 }
 
 /// The new side of a check: a node about to be written, or one already stored.
@@ -74,16 +80,34 @@ impl<'a> Probe<'a> {
 pub struct Finding {
     pub old: Node,
     pub verdict: Verdict,
+    /// Why the configured LLM tier did not give this verdict, when it did not.
+    pub llm_fallback: Option<String>,
+}
+
+impl Finding {
+    /// The verdict as stored on the conflict, with the LLM fallback reason.
+    pub fn detection(&self) -> Detection {
+        Detection {
+            llm_fallback: self.llm_fallback.clone(),
+            ..detection_of(&self.verdict)
+        }
+    }
 }
 
 impl Detector {
     pub fn new(settings: &Settings) -> Self {
+        // The LLM tier is optional: a client that cannot be built leaves the other tiers on.
+        let llm = LlmClient::from_args(&settings.llm).unwrap_or_else(|e| {
+            tracing::error!(error = %e, "LLM tier disabled: its HTTP client could not be built");
+            None
+        });
         Self {
             base: DetectConfig {
                 min_overlap: settings.min_overlap,
                 cosine_band: settings.cosine_band,
                 sensitivity: settings.sensitivity,
             },
+            llm: llm.map(Arc::new),
         }
     }
 
@@ -124,11 +148,11 @@ impl Detector {
             confidence: probe.confidence,
             embedding: probe.embedding,
         };
-        Ok(candidates
-            .into_iter()
-            .filter(|c| !c.remembered)
-            .filter_map(|c| judge(&new, c, &cfg))
-            .collect())
+        let candidates = candidates.into_iter().filter(|c| !c.remembered);
+        Ok(match &self.llm {
+            None => candidates.filter_map(|c| judge(&new, c, &cfg)).collect(),
+            Some(llm) => judge_with_llm(llm, &new, candidates.collect(), &cfg).await,
+        })
     }
 
     /// Findings as conflicts (with their `contradicts` edge) for the write of node `new_id`.
@@ -148,19 +172,21 @@ impl Detector {
             .into_iter()
             .map(|f| {
                 let recommendation = recommend_for(&f.old, probe, &credibility);
+                let detection = f.detection();
+                // The edge carries the same (rounded) probability the conflict reports.
+                let mut e =
+                    Edge::system(new_id, f.old.id, edge::CONTRADICTS, detection.probability);
                 let conflict = NewConflict {
                     id: Uuid::now_v7(),
                     old_node_id: f.old.id,
                     new_node_id: Some(new_id),
                     new_content: None,
                     conflict_type: f.verdict.conflict_type.as_str().to_owned(),
-                    detection: detection_of(&f.verdict),
+                    detection,
                     recommendation,
                     note: None,
                     created_at: now,
                 };
-                let mut e =
-                    Edge::system(new_id, f.old.id, edge::CONTRADICTS, f.verdict.probability);
                 e.created_at = now;
                 e.valid_from = now;
                 DetectedConflict { conflict, edge: e }
@@ -169,19 +195,91 @@ impl Detector {
     }
 }
 
-fn judge(new: &Memory, c: Candidate, cfg: &DetectConfig) -> Option<Finding> {
-    let old = Memory {
+fn memory_of(c: &Candidate) -> Memory<'_> {
+    Memory {
         title: &c.node.title,
         body: &c.node.body,
         labels: &c.node.labels,
         confidence: c.node.confidence,
         embedding: c.embedding.as_deref(),
-    };
-    let verdict = contradiction::assess(new, &old, cfg)?;
+    }
+}
+
+fn judge(new: &Memory, c: Candidate, cfg: &DetectConfig) -> Option<Finding> {
+    let verdict = contradiction::assess(new, &memory_of(&c), cfg)?;
     Some(Finding {
         old: c.node,
         verdict,
+        llm_fallback: None,
     })
+}
+
+/// Every tier at once: the other tiers' verdicts, and the LLM asked concurrently about each
+/// candidate that passed the filters (the client bounds concurrency and time).
+async fn judge_with_llm(
+    llm: &Arc<LlmClient>,
+    new: &Memory<'_>,
+    candidates: Vec<Candidate>,
+    cfg: &DetectConfig,
+) -> Vec<Finding> {
+    let mut asks = JoinSet::new();
+    let mut judged = Vec::with_capacity(candidates.len());
+    for (i, c) in candidates.into_iter().enumerate() {
+        let old = memory_of(&c);
+        let other_tiers = contradiction::assess(new, &old, cfg);
+        let screened = contradiction::screen(new, &old, cfg);
+        if screened.is_some() {
+            let (llm, pair) = (Arc::clone(llm), pair_of(new, &old));
+            asks.spawn(async move { (i, llm.judge(&pair).await) });
+        }
+        judged.push((c, other_tiers, screened));
+    }
+    let mut answers: Vec<Option<Result<_, LlmError>>> = judged.iter().map(|_| None).collect();
+    while let Some(joined) = asks.join_next().await {
+        // A panicked ask leaves its answer empty, which falls back like an error.
+        if let Ok((i, answer)) = joined {
+            answers[i] = Some(answer);
+        }
+    }
+    judged
+        .into_iter()
+        .zip(answers)
+        .filter_map(|((c, other_tiers, screened), answer)| {
+            let (verdict, llm_fallback) = with_llm(other_tiers, screened?, answer, cfg.sensitivity);
+            Some(Finding {
+                old: c.node,
+                verdict: verdict?,
+                llm_fallback,
+            })
+        })
+        .collect()
+}
+
+/// The LLM verdict replaces the other tiers' when the LLM answered (under `strict` any tier's
+/// verdict flags, so theirs stands when the LLM sees none); on an error theirs stands and the
+/// reason is recorded.
+fn with_llm(
+    other_tiers: Option<Verdict>,
+    screened: Screen,
+    answer: Option<Result<contradiction::LlmJudgement, LlmError>>,
+    sensitivity: Sensitivity,
+) -> (Option<Verdict>, Option<String>) {
+    match answer {
+        Some(Ok(j)) => {
+            let llm = contradiction::llm_verdict(&j, &screened, sensitivity);
+            let strict = sensitivity == Sensitivity::Strict;
+            (llm.or(other_tiers.filter(|_| strict)), None)
+        }
+        Some(Err(e)) => {
+            tracing::warn!(error = %e, "LLM tier failed; falling back to the other tiers");
+            (other_tiers, Some(e.to_string()))
+        }
+        None => (other_tiers, Some("LLM task failed".to_owned())),
+    }
+}
+
+fn pair_of(new: &Memory, old: &Memory) -> Pair {
+    Pair::new((old.title, old.body), (new.title, new.body))
 }
 
 pub fn detection_of(v: &Verdict) -> Detection {

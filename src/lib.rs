@@ -10,6 +10,8 @@ pub mod detect;
 pub mod domain;
 pub mod error;
 pub mod failpoints;
+pub mod llm;
+pub mod notify;
 pub mod queue;
 pub mod state;
 pub mod store;

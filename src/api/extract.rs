@@ -51,6 +51,9 @@ fn is_json(value: Option<&axum::http::HeaderValue>) -> bool {
 
 /// Parses JSON, telling syntax errors (400) from values of the wrong shape (422).
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    // Syntax first, so that a malformed document is 400 whatever shape the target has.
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
+        .map_err(|e| ApiError::MalformedJson(format!("malformed JSON: {e}")))?;
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let inner = e.inner();

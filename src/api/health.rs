@@ -47,11 +47,7 @@ pub async fn healthz() -> Json<HealthResponse> {
     )
 )]
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<HealthResponse>, ApiError> {
-    state
-        .store
-        .ping()
-        .await
-        .map_err(|e| ApiError::Unavailable(e))?;
+    state.store.ping().await.map_err(ApiError::Unavailable)?;
     Ok(Json(HealthResponse {
         status: "ok".into(),
         database: Some(state.store.backend().into()),

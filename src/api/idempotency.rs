@@ -78,7 +78,7 @@ async fn run(
     }
 }
 
-fn fingerprint(method: &Method, path: &str, body: &[u8]) -> String {
+pub fn fingerprint(method: &Method, path: &str, body: &[u8]) -> String {
     // serde_json's default map is sorted, so re-encoding gives a canonical form.
     let canonical = serde_json::from_slice::<serde_json::Value>(body)
         .and_then(|v| serde_json::to_vec(&v))

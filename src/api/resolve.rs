@@ -28,8 +28,14 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct ResolveRequest {
     /// The conflict to resolve.
     pub conflict_id: Uuid,
-    #[serde(flatten)]
-    pub how: ResolveBody,
+    /// `new_is_current`, `old_is_current`, `keep_both` or `merge`.
+    pub resolution: String,
+    /// Replaces the old node's body (merge only).
+    pub merged_content: Option<String>,
+    /// Who decided.
+    pub resolved_by: Option<String>,
+    /// Why.
+    pub note: Option<String>,
 }
 
 /// How to resolve a conflict (the conflict named by the path).
@@ -116,7 +122,13 @@ pub async fn resolve_contradiction(
     State(state): State<AppState>,
     AppJson(body): AppJson<ResolveRequest>,
 ) -> Result<Json<ResolveResponse>, ApiError> {
-    resolve(state, body.conflict_id, body.how).await
+    let how = ResolveBody {
+        resolution: body.resolution,
+        merged_content: body.merged_content,
+        resolved_by: body.resolved_by,
+        note: body.note,
+    };
+    resolve(state, body.conflict_id, how).await
 }
 
 /// Resolve the conflict named by the path (same as `POST /contradiction/resolve`).

@@ -11,5 +11,6 @@ pub mod plan;
 pub mod recommend;
 pub mod time;
 pub mod validate;
+pub mod wake;
 
 pub use validate::FieldError;

@@ -14,6 +14,7 @@ mod comparatives;
 mod dates;
 mod lexicon;
 mod numeric;
+mod screen;
 mod signals;
 mod tokens;
 mod values;
@@ -24,6 +25,7 @@ use std::str::FromStr;
 
 use signals::{Evidence, Side};
 
+pub use screen::{LlmJudgement, Screen, llm_verdict, screen};
 pub use vector::cosine;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -55,6 +57,7 @@ pub enum Signal {
 pub enum Tier {
     Heuristic,
     Vector,
+    Llm,
 }
 
 /// The name was not one of the accepted spellings.
@@ -110,7 +113,7 @@ named!(Signal {
     ScopeChange => "scope_change",
     VectorSimilarity => "vector_similarity",
 });
-named!(Tier { Heuristic => "heuristic", Vector => "vector" });
+named!(Tier { Heuristic => "heuristic", Vector => "vector", Llm => "llm" });
 
 #[derive(Debug, Clone, Copy)]
 pub struct Memory<'a> {

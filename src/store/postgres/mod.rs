@@ -67,8 +67,9 @@ fn is_retryable(e: &StoreError) -> bool {
 }
 
 /// Runs a unit of work again when it lost a deadlock. Resolutions lock the conflict before its
-/// nodes while deletes lock a node before its conflicts, so the two can deadlock; PostgreSQL
-/// aborts one of them, and that one's retry then sees the other's committed result.
+/// nodes, while deletes lock a node before its conflicts and detected conflicts share-lock their
+/// old nodes one by one, so these can deadlock; PostgreSQL aborts one of them, and that one's
+/// retry then sees the other's committed result. Every retried method is one transaction.
 async fn retry_deadlocks<T, F, Fut>(mut work: F) -> StoreResult<T>
 where
     F: FnMut() -> Fut,
@@ -99,7 +100,7 @@ impl Store for PgStore {
         node: NewNode,
         found: Vec<DetectedConflict>,
     ) -> StoreResult<(Node, Vec<Conflict>)> {
-        nodes::create(self, node, found).await
+        retry_deadlocks(|| nodes::create(self, node.clone(), found.clone())).await
     }
 
     async fn get_node(&self, id: Uuid) -> StoreResult<Node> {
@@ -148,7 +149,7 @@ impl Store for PgStore {
     }
 
     async fn queue_conflict(&self, conflict: NewConflict) -> StoreResult<(Conflict, bool)> {
-        conflicts::queue(self, conflict).await
+        retry_deadlocks(|| conflicts::queue(self, conflict.clone())).await
     }
 
     async fn get_conflict(&self, id: Uuid) -> StoreResult<Conflict> {

@@ -1,0 +1,197 @@
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+
+use crate::support::TestApp;
+
+crate::on_both_databases!(
+    a_contradicting_write_queues_a_conflict_with_an_edge,
+    detect_false_and_other_scopes_write_no_conflict,
+    additive_information_is_not_a_contradiction,
+    dormant_nodes_are_not_contradicted,
+    check_reports_without_writing_and_verdicts_are_remembered,
+    chinese_negation_is_detected,
+    value_layer_labels_escalate_to_a_human,
+);
+
+async fn write(app: &TestApp, uri: &str, body: Value) -> Value {
+    let r = app.post(uri, body).await;
+    r.assert_status(StatusCode::CREATED);
+    r.json()
+}
+
+async fn a_contradicting_write_queues_a_conflict_with_an_edge(app: TestApp) {
+    let old = write(&app, "/nodes", json!({"title": "Cache TTL", "body": "The cache TTL is 30 seconds", "observed_at": "2026-01-01T00:00:00Z"})).await;
+    let new = write(
+        &app,
+        "/nodes",
+        json!({"title": "Cache TTL", "body": "The cache TTL is 60 seconds"}),
+    )
+    .await;
+    let hits = new["conflicts"].as_array().expect("conflicts listed");
+    assert_eq!(hits.len(), 1);
+    let hit = &hits[0];
+    assert_eq!(hit["old_node_id"], old["node"]["id"]);
+    assert_eq!(hit["conflict_type"], "numeric-mismatch");
+    assert!(hit["probability"].as_f64().unwrap() > 0.5);
+    assert_eq!(hit["signals"], json!(["value_change"]));
+    assert_eq!(hit["recommendation"]["resolution"], "prefer-recent");
+    assert_eq!(hit["recommendation"]["strategy"], "new_is_current");
+    let conflict = app
+        .get(&format!(
+            "/conflicts/{}",
+            hit["conflict_id"].as_str().unwrap()
+        ))
+        .await
+        .json();
+    assert_eq!(conflict["detection"]["tier"], "heuristic");
+    assert!(
+        conflict["detection"]["explanation"]
+            .as_str()
+            .unwrap()
+            .contains("30")
+    );
+    let new_id = new["node"]["id"].as_str().unwrap();
+    let edges = app
+        .get(&format!(
+            "/nodes/{new_id}/edges?direction=out&kind=contradicts"
+        ))
+        .await
+        .json();
+    let e = &edges["items"][0];
+    assert_eq!(e["target_id"], old["node"]["id"]);
+    assert_eq!(e["confidence"], hit["probability"]);
+    assert_eq!(new["node"]["conflict_ids"], json!([hit["conflict_id"]]));
+}
+
+async fn detect_false_and_other_scopes_write_no_conflict(app: TestApp) {
+    write(
+        &app,
+        "/nodes",
+        json!({"title": "Cache TTL", "body": "The cache TTL is 30 seconds"}),
+    )
+    .await;
+    let skipped = write(
+        &app,
+        "/nodes?detect=false",
+        json!({"title": "Cache TTL", "body": "The cache TTL is 60 seconds"}),
+    )
+    .await;
+    assert!(skipped.get("conflicts").is_none());
+    let other_scope = write(
+        &app,
+        "/nodes",
+        json!({"title": "Cache TTL", "body": "The cache TTL is 90 seconds", "scope": "staging"}),
+    )
+    .await;
+    assert!(other_scope.get("conflicts").is_none());
+    let other_type = write(
+        &app,
+        "/nodes",
+        json!({"title": "Cache TTL", "body": "The cache TTL is 90 seconds", "memory_type": "goal"}),
+    )
+    .await;
+    assert!(other_type.get("conflicts").is_none());
+}
+
+async fn additive_information_is_not_a_contradiction(app: TestApp) {
+    write(
+        &app,
+        "/nodes",
+        json!({"title": "Sessions", "body": "The service uses Redis for caching"}),
+    )
+    .await;
+    let r = write(
+        &app,
+        "/nodes",
+        json!({"title": "Sessions", "body": "The service uses Redis for caching sessions too"}),
+    )
+    .await;
+    assert!(r.get("conflicts").is_none(), "{r}");
+}
+
+async fn dormant_nodes_are_not_contradicted(app: TestApp) {
+    write(
+        &app,
+        "/nodes",
+        json!({"title": "Cache TTL", "body": "The cache TTL is 30 seconds", "state": "dormant"}),
+    )
+    .await;
+    let r = write(
+        &app,
+        "/nodes",
+        json!({"title": "Cache TTL", "body": "The cache TTL is 60 seconds"}),
+    )
+    .await;
+    assert!(r.get("conflicts").is_none());
+}
+
+async fn check_reports_without_writing_and_verdicts_are_remembered(app: TestApp) {
+    let a = write(
+        &app,
+        "/nodes?detect=false",
+        json!({"title": "Deploy", "body": "We deploy with Docker"}),
+    )
+    .await;
+    let b = write(
+        &app,
+        "/nodes?detect=false",
+        json!({"title": "Deploy", "body": "We no longer deploy with Docker"}),
+    )
+    .await;
+    let b_id = b["node"]["id"].as_str().unwrap();
+    let check = app.post(&format!("/nodes/{b_id}/check"), json!({})).await;
+    check.assert_status(StatusCode::OK);
+    let body = check.json();
+    assert_eq!(body["node_id"], b["node"]["id"]);
+    let hits = body["conflicts"].as_array().expect("hits");
+    assert_eq!(hits[0]["old_node_id"], a["node"]["id"]);
+    assert_eq!(hits[0]["conflict_id"], Value::Null);
+    assert_eq!(
+        app.get("/conflicts/stats").await.json()["pending"],
+        0,
+        "a check writes nothing"
+    );
+    // Once a verdict exists for the pair, it is not raised again.
+    app.post(
+        "/conflicts",
+        json!({"old_node_id": a["node"]["id"], "new_node_id": b_id}),
+    )
+    .await
+    .assert_status(StatusCode::CREATED);
+    let again = app
+        .post(&format!("/nodes/{b_id}/check"), json!({}))
+        .await
+        .json();
+    assert!(again.get("conflicts").is_none(), "{again}");
+    app.post(
+        "/nodes/01900000-0000-7000-8000-000000000000/check",
+        json!({}),
+    )
+    .await
+    .assert_problem(StatusCode::NOT_FOUND, "/problems/not-found");
+}
+
+async fn chinese_negation_is_detected(app: TestApp) {
+    write(
+        &app,
+        "/nodes",
+        json!({"title": "缓存", "body": "服务使用 Redis 作为缓存"}),
+    )
+    .await;
+    let r = write(
+        &app,
+        "/nodes",
+        json!({"title": "缓存", "body": "服务不再使用 Redis 作为缓存"}),
+    )
+    .await;
+    let hits = r["conflicts"].as_array().expect("a conflict");
+    assert_eq!(hits[0]["conflict_type"], "direct-contradiction");
+}
+
+async fn value_layer_labels_escalate_to_a_human(app: TestApp) {
+    write(&app, "/nodes", json!({"title": "TLS", "body": "TLS verification is enabled in production", "labels": ["security"], "confidence": 0.5})).await;
+    let r = write(&app, "/nodes", json!({"title": "TLS", "body": "TLS verification is not enabled in production", "confidence": 0.95})).await;
+    let rec = &r["conflicts"][0]["recommendation"];
+    assert_eq!(rec["resolution"], "escalate-to-user");
+    assert_eq!(rec["strategy"], Value::Null);
+}

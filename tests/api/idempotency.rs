@@ -1,0 +1,113 @@
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use serde_json::{Value, json};
+
+use crate::support::{Reply, TestApp};
+
+crate::on_both_databases!(
+    the_same_key_and_body_replays_the_first_response,
+    the_same_key_with_another_body_is_422,
+    a_key_still_in_flight_is_409_with_retry_after,
+    a_validation_error_is_stored_and_replayed_too,
+    a_server_error_is_not_stored_so_a_retry_executes,
+);
+
+async fn post_with_key(app: &TestApp, uri: &str, key: &str, body: Value) -> Reply {
+    let req = Request::post(uri)
+        .header("content-type", "application/json")
+        .header("idempotency-key", key)
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    app.send(req).await
+}
+
+async fn the_same_key_and_body_replays_the_first_response(app: TestApp) {
+    let first = post_with_key(&app, "/nodes", "k1", json!({"title": "a", "labels": ["x"]})).await;
+    first.assert_status(StatusCode::CREATED);
+    assert!(first.headers.get("idempotency-replayed").is_none());
+    // Key order does not matter: the body is compared in canonical form.
+    let second = post_with_key(&app, "/nodes", "k1", json!({"labels": ["x"], "title": "a"})).await;
+    second.assert_status(StatusCode::CREATED);
+    assert_eq!(second.headers["idempotency-replayed"], "true");
+    assert_eq!(second.text, first.text);
+    assert_eq!(second.headers["location"], first.headers["location"]);
+    let listed = app.get("/nodes").await.json();
+    assert_eq!(
+        listed["items"].as_array().unwrap().len(),
+        1,
+        "executed once"
+    );
+}
+
+async fn the_same_key_with_another_body_is_422(app: TestApp) {
+    post_with_key(&app, "/nodes", "k2", json!({"title": "a"}))
+        .await
+        .assert_status(StatusCode::CREATED);
+    post_with_key(&app, "/nodes", "k2", json!({"title": "b"}))
+        .await
+        .assert_problem(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "/problems/idempotency-key-reuse",
+        );
+    post_with_key(&app, "/edges", "k2", json!({"title": "a"}))
+        .await
+        .assert_problem(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "/problems/idempotency-key-reuse",
+        );
+}
+
+async fn a_key_still_in_flight_is_409_with_retry_after(app: TestApp) {
+    // Arrange: another request with the same key and body holds the key and has not finished.
+    let body = json!({"title": "a"});
+    let fp = concord::api::idempotency::fingerprint(
+        &axum::http::Method::POST,
+        "/nodes",
+        body.to_string().as_bytes(),
+    );
+    app.store.idempotency_begin("-", "held", &fp).await.unwrap();
+
+    // Act
+    let r = post_with_key(&app, "/nodes", "held", body).await;
+
+    // Assert
+    r.assert_problem(StatusCode::CONFLICT, "/problems/idempotency-in-flight");
+    assert!(r.headers.get("retry-after").is_some());
+    assert_eq!(
+        app.get("/nodes").await.json()["items"]
+            .as_array()
+            .unwrap()
+            .len(),
+        0
+    );
+}
+
+async fn a_validation_error_is_stored_and_replayed_too(app: TestApp) {
+    let first = post_with_key(&app, "/nodes", "bad", json!({"title": ""})).await;
+    first.assert_status(StatusCode::UNPROCESSABLE_ENTITY);
+    let second = post_with_key(&app, "/nodes", "bad", json!({"title": ""})).await;
+    assert_eq!(second.headers["idempotency-replayed"], "true");
+    assert_eq!(second.status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+async fn a_server_error_is_not_stored_so_a_retry_executes(app: TestApp) {
+    let (c, _, _) = app.conflict("a", "b").await;
+    let body = json!({"conflict_id": c["id"], "resolution": "keep_both"});
+    concord::failpoints::arm(
+        uuid::Uuid::parse_str(c["id"].as_str().unwrap()).unwrap(),
+        "conflict_resolved",
+    );
+    post_with_key(&app, "/contradiction/resolve", "r1", body.clone())
+        .await
+        .assert_problem(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "/problems/resolution-failed",
+        );
+    let retry = post_with_key(&app, "/contradiction/resolve", "r1", body).await;
+    retry.assert_status(StatusCode::OK);
+    assert!(
+        retry.headers.get("idempotency-replayed").is_none(),
+        "the retry executed"
+    );
+    assert_eq!(retry.json()["replayed"], false);
+}

@@ -1,0 +1,13 @@
+//! API tests: the real router in process, every storage-touching case on SQLite and on
+//! PostgreSQL.
+
+mod support;
+
+mod auth;
+mod conflicts;
+mod detection;
+mod edges;
+mod errors;
+mod idempotency;
+mod nodes;
+mod resolve;

@@ -1,0 +1,106 @@
+//! The store contract: one suite, written once against the `Store` trait and instantiated per
+//! backend, so SQLite and PostgreSQL are held to the same observable behaviour. The SQLite half
+//! needs nothing; the PostgreSQL half is ignored unless run with `--include-ignored` and a
+//! `DATABASE_URL` (scripts/test does both).
+
+#[path = "store_contract/conflicts.rs"]
+mod conflicts;
+#[path = "store_contract/edges.rs"]
+mod edges;
+#[path = "store_contract/nodes.rs"]
+mod nodes;
+#[path = "store_contract/resolve.rs"]
+mod resolve;
+#[path = "store_contract/retries.rs"]
+mod retries;
+#[path = "store_contract/support.rs"]
+mod support;
+
+use concord::store::postgres::PgStore;
+use concord::store::sqlite::SqliteStore;
+
+pub use conflicts::*;
+pub use edges::*;
+pub use nodes::*;
+pub use resolve::*;
+pub use retries::*;
+pub use support::Db;
+
+/// Generates one test per case and backend. `store` cases see only the trait; `db` cases also
+/// get raw access to dump every table (to prove a failed resolution wrote nothing).
+macro_rules! contract {
+    (store: [$($case:ident),* $(,)?], db: [$($db_case:ident),* $(,)?]) => {
+        mod sqlite {
+            use super::*;
+            $(
+                #[sqlx::test(migrations = "migrations/sqlite")]
+                async fn $case(pool: sqlx::SqlitePool) {
+                    super::$case(&SqliteStore::from_pool(pool)).await
+                }
+            )*
+            $(
+                #[sqlx::test(migrations = "migrations/sqlite")]
+                async fn $db_case(pool: sqlx::SqlitePool) {
+                    let db = Db::Sqlite(pool.clone());
+                    super::$db_case(&SqliteStore::from_pool(pool), &db).await
+                }
+            )*
+        }
+        mod postgres {
+            use super::*;
+            $(
+                #[sqlx::test(migrations = "migrations/postgres")]
+                #[ignore = "needs PostgreSQL; scripts/test runs it with --include-ignored"]
+                async fn $case(pool: sqlx::PgPool) {
+                    super::$case(&PgStore::from_pool(pool)).await
+                }
+            )*
+            $(
+                #[sqlx::test(migrations = "migrations/postgres")]
+                #[ignore = "needs PostgreSQL; scripts/test runs it with --include-ignored"]
+                async fn $db_case(pool: sqlx::PgPool) {
+                    let db = Db::Postgres(pool.clone());
+                    super::$db_case(&PgStore::from_pool(pool), &db).await
+                }
+            )*
+        }
+    };
+}
+
+contract!(
+    store: [
+        a_created_node_reads_back_unchanged_and_can_be_patched_and_deleted,
+        patching_labels_rewrites_the_label_index,
+        a_node_carries_conflict_ids_only_while_it_has_pending_conflicts,
+        listing_is_newest_first_and_pagination_visits_every_node_once,
+        full_text_search_requires_every_token_and_pages_by_rank,
+        listing_filters_by_label_memory_type_and_state,
+        an_embedding_of_another_dimension_is_invalid,
+        an_edge_to_a_missing_node_is_invalid_and_names_the_endpoint,
+        edges_are_listed_by_direction_and_kind,
+        candidates_are_active_nodes_of_the_same_scope_and_type_sharing_a_token,
+        deleting_a_node_removes_its_edges_and_pending_conflicts_but_keeps_history,
+        queueing_a_known_pair_again_returns_the_pending_conflict,
+        queueing_against_a_missing_node_is_not_found,
+        conflicts_are_listed_with_filters_order_pagination_and_full_bodies,
+        stats_count_pending_and_resolved_conflicts_by_type,
+        reports_are_listed_newest_first_with_pagination,
+        idempotency_keys_start_replay_mismatch_and_refuse_in_flight_requests,
+        new_is_current_retires_the_old_node_behind_a_supersedes_edge,
+        old_is_current_retires_the_new_node_behind_a_supersedes_edge,
+        keep_both_links_the_nodes_with_relates_to,
+        merge_appends_the_new_body_unites_labels_moves_edges_and_deletes_the_new_node,
+        merge_with_merged_content_replaces_the_old_body,
+        a_new_content_conflict_creates_the_new_node_first_when_the_strategy_needs_one,
+        resolving_again_with_the_same_request_replays_the_stored_outcome,
+        resolving_again_with_another_strategy_is_already_resolved,
+        a_strategy_that_would_leave_no_current_fact_is_stale_and_writes_nothing,
+        making_an_already_dormant_node_dormant_is_not_a_step,
+        resolving_an_unknown_conflict_is_not_found,
+        verdicts_count_for_the_sources_of_both_sides,
+        thirty_two_concurrent_resolutions_of_one_conflict_execute_exactly_once,
+    ],
+    db: [
+        a_failure_at_any_step_of_any_strategy_rolls_everything_back_and_a_retry_succeeds,
+    ]
+);

@@ -1,0 +1,334 @@
+//! Nodes, listing, search, embeddings, edges and candidates.
+
+use concord::domain::cursor::Cursor;
+
+use concord::domain::node::{NodeInput, NodePatch, NodeState, PatchInput};
+use concord::store::{NodeQuery, Store, StoreError};
+use uuid::Uuid;
+
+use super::support::*;
+
+pub async fn a_created_node_reads_back_unchanged_and_can_be_patched_and_deleted(store: &dyn Store) {
+    // Arrange
+    let created = node_from(
+        store,
+        NodeInput {
+            labels: Some(vec![" Cache ".into(), "cache".into(), "DB".into()]),
+            source: Some("file:src/cache.rs:42".into()),
+            confidence: Some(0.6),
+            memory_type: Some("decision".into()),
+            ..input("Cache size", "The cache holds 512 entries")
+        },
+    )
+    .await;
+
+    // Act
+    let read = store.get_node(created.id).await.unwrap();
+    let patch = NodePatch::parse(PatchInput {
+        title: Some("Cache capacity".into()),
+        state: Some("dormant".into()),
+        source: Some(None),
+        ..Default::default()
+    })
+    .unwrap();
+    let patched = store.update_node(created.id, patch).await.unwrap();
+
+    // Assert
+    assert_eq!(
+        read, created,
+        "a node must read back exactly as it was created"
+    );
+    assert_eq!(read.labels, vec!["cache", "db"]);
+    assert!(read.conflict_ids.is_empty() && !read.has_embedding);
+    assert_eq!(patched.title, "Cache capacity");
+    assert_eq!(patched.state, NodeState::Dormant);
+    assert_eq!(patched.source, None);
+    assert_eq!(patched.body, created.body);
+    assert!(patched.updated_at >= created.updated_at);
+    assert_eq!(store.get_node(created.id).await.unwrap(), patched);
+    store.delete_node(created.id).await.unwrap();
+    assert!(matches!(
+        store.get_node(created.id).await,
+        Err(StoreError::NotFound)
+    ));
+    assert!(matches!(
+        store.delete_node(created.id).await,
+        Err(StoreError::NotFound)
+    ));
+    let missing = store
+        .update_node(Uuid::now_v7(), NodePatch::default())
+        .await;
+    assert!(matches!(missing, Err(StoreError::NotFound)));
+}
+
+fn by_label(label: &str) -> NodeQuery {
+    NodeQuery {
+        label: Some(label.into()),
+        limit: 50,
+        ..Default::default()
+    }
+}
+
+pub async fn patching_labels_rewrites_the_label_index(store: &dyn Store) {
+    // Arrange
+    let n = node_from(
+        store,
+        NodeInput {
+            labels: Some(vec!["cache".into()]),
+            ..input("Cache size", "512")
+        },
+    )
+    .await;
+
+    // Act
+    let patch = NodePatch::parse(PatchInput {
+        labels: Some(vec!["Storage".into()]),
+        ..Default::default()
+    })
+    .unwrap();
+    store.update_node(n.id, patch).await.unwrap();
+
+    // Assert
+    assert!(
+        store
+            .list_nodes(by_label("cache"))
+            .await
+            .unwrap()
+            .items
+            .is_empty()
+    );
+    let storage = store.list_nodes(by_label("storage")).await.unwrap().items;
+    assert_eq!(storage.iter().map(|n| n.id).collect::<Vec<_>>(), vec![n.id]);
+    assert_eq!(storage[0].labels, vec!["storage"]);
+}
+
+pub async fn a_node_carries_conflict_ids_only_while_it_has_pending_conflicts(store: &dyn Store) {
+    // Arrange
+    let old = node(store, "Timeout", "The timeout is 30 seconds").await;
+    let new = node(store, "Timeout", "The timeout is 60 seconds").await;
+    let bystander = node(store, "Region", "eu-west-1").await;
+
+    // Act
+    let id = conflict(store, &old, &new).await;
+
+    // Assert
+    assert_eq!(store.get_node(old.id).await.unwrap().conflict_ids, vec![id]);
+    assert_eq!(store.get_node(new.id).await.unwrap().conflict_ids, vec![id]);
+    let listed = store
+        .list_nodes(NodeQuery {
+            limit: 50,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    for n in &listed.items {
+        let expected = if n.id == bystander.id {
+            vec![]
+        } else {
+            vec![id]
+        };
+        assert_eq!(n.conflict_ids, expected, "conflict_ids of {}", n.title);
+    }
+    resolve(store, id, "keep_both").await.unwrap();
+    assert!(
+        store
+            .get_node(old.id)
+            .await
+            .unwrap()
+            .conflict_ids
+            .is_empty()
+    );
+    assert!(
+        store
+            .get_node(new.id)
+            .await
+            .unwrap()
+            .conflict_ids
+            .is_empty()
+    );
+}
+
+pub async fn listing_is_newest_first_and_pagination_visits_every_node_once(store: &dyn Store) {
+    // Arrange
+    let mut nodes = Vec::new();
+    for i in 0..7 {
+        nodes.push(node(store, &format!("Note {i}"), "body").await);
+    }
+    nodes.sort_by_key(|n| std::cmp::Reverse((n.created_at, n.id)));
+
+    // Act
+    let mut seen = Vec::new();
+    let mut pages = 0;
+    let mut after: Option<Cursor> = None;
+    loop {
+        let page = store
+            .list_nodes(NodeQuery {
+                limit: 3,
+                after: after.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        pages += 1;
+        seen.extend(page.items.iter().map(|n| n.id));
+        match page.next_cursor {
+            Some(c) => after = Some(Cursor::decode(&c.encode()).unwrap()),
+            None => break,
+        }
+    }
+
+    // Assert
+    assert_eq!(pages, 3, "7 nodes in pages of 3 are 3 pages");
+    assert_eq!(seen, nodes.iter().map(|n| n.id).collect::<Vec<_>>());
+}
+
+pub async fn full_text_search_requires_every_token_and_pages_by_rank(store: &dyn Store) {
+    // Arrange
+    let both = node(store, "Redis cache size", "The redis cache holds 512 MB").await;
+    let redis = node(store, "Redis cluster", "The redis cluster has three shards").await;
+    node(
+        store,
+        "Postgres cache",
+        "The buffer cache hit ratio is high",
+    )
+    .await;
+    let search = |q: &str, limit, after| NodeQuery {
+        tokens: Some(tokens(q)),
+        limit,
+        after,
+        ..Default::default()
+    };
+
+    // Act
+    let and = store
+        .list_nodes(search("redis cache", 50, None))
+        .await
+        .unwrap();
+    let mut walked = Vec::new();
+    let mut after = None;
+    loop {
+        let page = store.list_nodes(search("redis", 1, after)).await.unwrap();
+        walked.extend(page.items.iter().map(|n| n.id));
+        after = page.next_cursor;
+        if after.is_none() {
+            break;
+        }
+    }
+
+    // Assert
+    assert_eq!(
+        and.items.iter().map(|n| n.id).collect::<Vec<_>>(),
+        vec![both.id]
+    );
+    walked.sort();
+    let mut expected = vec![both.id, redis.id];
+    expected.sort();
+    assert_eq!(
+        walked, expected,
+        "ranked pagination must visit every match once"
+    );
+    let none = store
+        .list_nodes(search("redis mongodb", 50, None))
+        .await
+        .unwrap();
+    assert!(none.items.is_empty());
+}
+
+pub async fn listing_filters_by_label_memory_type_and_state(store: &dyn Store) {
+    // Arrange
+    let labelled = node_from(
+        store,
+        NodeInput {
+            labels: Some(vec!["cache".into()]),
+            ..input("A", "a")
+        },
+    )
+    .await;
+    let decision = node_from(
+        store,
+        NodeInput {
+            memory_type: Some("decision".into()),
+            ..input("B", "b")
+        },
+    )
+    .await;
+    let dormant = node_from(
+        store,
+        NodeInput {
+            state: Some("dormant".into()),
+            labels: Some(vec!["cache".into()]),
+            ..input("C", "c")
+        },
+    )
+    .await;
+    let ids = |items: Vec<concord::domain::node::Node>| {
+        items.into_iter().map(|n| n.id).collect::<Vec<_>>()
+    };
+
+    // Act
+    let cache = store.list_nodes(by_label("cache")).await.unwrap();
+    let decisions = store
+        .list_nodes(NodeQuery {
+            memory_type: Some("decision".into()),
+            limit: 50,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let dormants = store
+        .list_nodes(NodeQuery {
+            state: Some(NodeState::Dormant),
+            limit: 50,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let active = store
+        .list_nodes(NodeQuery {
+            limit: 50,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+
+    // Assert
+    assert_eq!(
+        ids(cache.items),
+        vec![labelled.id],
+        "label filters apply to active nodes by default"
+    );
+    assert_eq!(ids(decisions.items), vec![decision.id]);
+    assert_eq!(ids(dormants.items), vec![dormant.id]);
+    assert_eq!(ids(active.items), vec![decision.id, labelled.id]);
+}
+
+pub async fn an_embedding_of_another_dimension_is_invalid(store: &dyn Store) {
+    // Arrange
+    let with = |dims: Vec<f64>| NodeInput {
+        embedding: Some(dims),
+        ..input("Vector", "v")
+    };
+    assert_eq!(store.embedding_dim().await.unwrap(), None);
+    let first = node_from(store, with(vec![0.25, -0.5, 1.0])).await;
+
+    // Act
+    let wrong = store
+        .create_node(new_node(with(vec![0.1, 0.2])), Vec::new())
+        .await;
+
+    // Assert
+    match wrong {
+        Err(StoreError::Invalid(errors)) => assert_eq!(errors[0].pointer, "/embedding"),
+        other => panic!("a 2-dimensional embedding next to 3-dimensional ones gave {other:?}"),
+    }
+    node_from(store, with(vec![0.0, 0.0, 1.0])).await;
+    assert_eq!(store.embedding_dim().await.unwrap(), Some(3));
+    let (read, embedding) = store.get_node_with_embedding(first.id).await.unwrap();
+    assert!(read.has_embedding);
+    assert_eq!(embedding, Some(vec![0.25, -0.5, 1.0]));
+    let plain = node(store, "Plain", "p").await;
+    assert_eq!(
+        store.get_node_with_embedding(plain.id).await.unwrap().1,
+        None
+    );
+}
