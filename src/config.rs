@@ -24,6 +24,8 @@ pub enum Command {
     Serve(Settings),
     /// Run the database migrations and exit.
     Migrate(DbArgs),
+    /// Verify the database's invariants; exit 1 listing every violation found.
+    Check(DbArgs),
     /// Print the OpenAPI 3.1 document.
     Openapi,
     /// Measure contradiction detection on labelled pairs (JSON lines).
@@ -68,6 +70,16 @@ pub struct Settings {
     pub cosine_band: (f64, f64),
     #[command(flatten)]
     pub llm: LlmArgs,
+    /// Milliseconds a request may run before it is abandoned with 503 `/problems/timeout`
+    /// (the long poll and the event stream are exempt).
+    #[arg(long, env = "CONCORD_REQUEST_TIMEOUT_MS", default_value_t = 30_000,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub request_timeout_ms: u64,
+    /// Requests in flight at once; beyond it requests are shed with 503 `/problems/overloaded`
+    /// (`/healthz` and `/readyz` are exempt).
+    #[arg(long, env = "CONCORD_MAX_IN_FLIGHT", default_value_t = 512,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_in_flight: u32,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -128,6 +140,13 @@ pub struct EvalArgs {
     /// Sensitivity to measure.
     #[arg(long, default_value = "balanced", value_parser = parse_sensitivity)]
     pub sensitivity: Sensitivity,
+    /// Embeddings of the pairs (`{"id","a":[…],"b":[…]}` per line): both sides then carry an
+    /// embedding and one shared label, so the vector tier takes part.
+    #[arg(long)]
+    pub embeddings: Option<std::path::PathBuf>,
+    /// Judge pairs with the pure rules only (no store, no index): times the rules alone.
+    #[arg(long)]
+    pub rules_only: bool,
 }
 
 /// A string that `Debug` prints as `***` (database URLs carry passwords, keys are keys).
@@ -175,6 +194,8 @@ impl Settings {
             min_overlap: 0.3,
             cosine_band: (0.30, 0.95),
             llm: LlmArgs::default(),
+            request_timeout_ms: 30_000,
+            max_in_flight: 512,
         }
     }
 

@@ -111,6 +111,11 @@ impl Detector {
         }
     }
 
+    /// The deployment's detection settings.
+    pub fn config(&self) -> DetectConfig {
+        self.base
+    }
+
     pub fn default_sensitivity(&self) -> Sensitivity {
         self.base.sensitivity
     }

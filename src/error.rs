@@ -51,6 +51,8 @@ pub enum ApiError {
     },
     #[error("the service is overloaded; retry later")]
     Overloaded,
+    #[error("the request did not complete within {0} ms; retry later")]
+    Timeout(u64),
     #[error("the database is unreachable; retry later")]
     Unavailable(#[source] StoreError),
     #[error("internal error")]
@@ -131,7 +133,7 @@ impl ApiError {
             Unauthorized => StatusCode::UNAUTHORIZED,
             ResolutionFailed { unavailable, .. } if *unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ResolutionFailed { .. } | Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-            Overloaded | Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Overloaded | Timeout(_) | Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -152,6 +154,7 @@ impl ApiError {
             Unauthorized => ("unauthorized", "Unauthorized"),
             ResolutionFailed { .. } => ("resolution-failed", "Resolution failed"),
             Overloaded => ("overloaded", "Service overloaded"),
+            Timeout(_) => ("timeout", "Request timed out"),
             Unavailable(_) => ("unavailable", "Service unavailable"),
             Internal(_) => ("internal", "Internal server error"),
         }
@@ -240,7 +243,7 @@ impl IntoResponse for ApiError {
             Self::IdempotencyInFlight => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
             }
-            Self::Overloaded | Self::Unavailable(_) => {
+            Self::Overloaded | Self::Timeout(_) | Self::Unavailable(_) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from_static("2"));
             }
             Self::Unauthorized => {

@@ -1,13 +1,15 @@
 //! `concord eval`: measures detection on labelled pairs through the same code the service
 //! runs. Each pair gets its own scope in a scratch SQLite store, so `a` is stored as a node and
-//! `b` is written through `Detector::write_node`, exactly like `POST /nodes`.
+//! `b` is written through `Detector::write_node`, exactly like `POST /nodes`. With
+//! `--rules-only` the pairs are judged by the pure rules alone, to time them without storage.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::BufRead;
 use std::time::Instant;
 
 use concord::config::{EvalArgs, Settings};
 use concord::detect::Detector;
+use concord::domain::contradiction::{DetectConfig, Memory, assess};
 use concord::domain::node::{NewNode, NodeInput};
 use concord::domain::time;
 use serde::{Deserialize, Serialize};
@@ -78,11 +80,54 @@ fn title_of(p: &Pair, text: &str) -> String {
         .unwrap_or_else(|| text.chars().take(80).collect())
 }
 
-fn node(title: String, body: &str, scope: &str) -> anyhow::Result<NewNode> {
+#[derive(Deserialize)]
+struct PairEmbedding {
+    id: serde_json::Value,
+    a: Vec<f64>,
+    b: Vec<f64>,
+}
+
+fn memory(n: &NewNode) -> Memory<'_> {
+    Memory {
+        title: &n.title,
+        body: &n.body,
+        labels: &n.labels,
+        confidence: n.confidence,
+        embedding: n.embedding.as_deref(),
+    }
+}
+
+/// The embeddings of a pair's `a` and `b`.
+type EmbeddingPair = (Vec<f64>, Vec<f64>);
+
+fn read_embeddings(path: &std::path::Path) -> anyhow::Result<HashMap<String, EmbeddingPair>> {
+    let file = std::fs::File::open(path)?;
+    let mut out = HashMap::new();
+    for line in std::io::BufReader::new(file).lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let e: PairEmbedding = serde_json::from_str(&line)?;
+        out.insert(e.id.to_string(), (e.a, e.b));
+    }
+    Ok(out)
+}
+
+fn node(
+    title: String,
+    body: &str,
+    scope: &str,
+    embedding: Option<Vec<f64>>,
+) -> anyhow::Result<NewNode> {
+    // With embeddings both sides share one label, the vector tier's other condition.
+    let labels = embedding.as_ref().map(|_| vec!["eval".to_owned()]);
     let input = NodeInput {
         title: Some(title),
         body: Some(body.to_owned()),
         scope: Some(scope.to_owned()),
+        labels,
+        embedding,
         ..Default::default()
     };
     NewNode::parse(input, time::now()).map_err(|e| anyhow::anyhow!("invalid pair: {e:?}"))
@@ -95,6 +140,10 @@ pub async fn run(args: EvalArgs) -> anyhow::Result<()> {
         .filter(|l| l.as_ref().map_or(true, |l| !l.trim().is_empty()))
         .map(|l| Ok(serde_json::from_str(&l?)?))
         .collect::<anyhow::Result<_>>()?;
+    let embeddings = match &args.embeddings {
+        Some(path) => read_embeddings(path)?,
+        None => HashMap::new(),
+    };
     let dir = std::env::temp_dir().join(format!("concord-eval-{}", uuid::Uuid::now_v7()));
     std::fs::create_dir_all(&dir)?;
     let url = format!("sqlite://{}", dir.join("eval.db").display());
@@ -109,12 +158,25 @@ pub async fn run(args: EvalArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     for (i, p) in pairs.iter().enumerate() {
         let scope = format!("eval-{i}-{}", p.id);
-        let a = node(title_of(p, &p.a), &p.a, &scope)?;
-        let b = node(title_of(p, &p.b), &p.b, &scope)?;
-        store.create_node(a, Vec::new()).await?;
-        let (_, conflicts) = detector.write_node(&*store, b, true, None).await?;
+        let (ea, eb) = embeddings.get(&p.id.to_string()).cloned().unzip();
+        let a = node(title_of(p, &p.a), &p.a, &scope, ea)?;
+        let b = node(title_of(p, &p.b), &p.b, &scope, eb)?;
+        let tiers: Vec<String> = if args.rules_only {
+            let cfg = DetectConfig {
+                sensitivity: args.sensitivity,
+                ..DetectConfig::default()
+            };
+            assess(&memory(&b), &memory(&a), &cfg)
+                .map(|v| v.tier.as_str().to_owned())
+                .into_iter()
+                .collect()
+        } else {
+            store.create_node(a, Vec::new()).await?;
+            let (_, conflicts) = detector.write_node(&*store, b, true, None).await?;
+            conflicts.into_iter().map(|c| c.detection.tier).collect()
+        };
         let truth = p.label == "contradiction";
-        let flagged = !conflicts.is_empty();
+        let flagged = !tiers.is_empty();
         overall.add(truth, flagged);
         by_source
             .entry(p.source.clone().unwrap_or_else(|| "-".into()))
@@ -122,7 +184,7 @@ pub async fn run(args: EvalArgs) -> anyhow::Result<()> {
             .add(truth, flagged);
         // A pair counts for a tier when that tier flagged it; misses count for every tier.
         for tier in ["heuristic", "vector", "llm"] {
-            let this = conflicts.iter().any(|c| c.detection.tier == tier);
+            let this = tiers.iter().any(|t| t == tier);
             if this || !flagged {
                 by_tier.entry(tier.into()).or_default().add(truth, this);
             }

@@ -13,6 +13,7 @@ pub mod failpoints;
 pub mod llm;
 pub mod notify;
 pub mod queue;
+pub mod report;
 pub mod state;
 pub mod store;
 pub mod telemetry;

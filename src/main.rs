@@ -18,6 +18,7 @@ async fn main() -> anyhow::Result<()> {
             tracing::info!("migrations applied");
             Ok(())
         }
+        Command::Check(db) => check(&db.database_url.0).await,
         Command::Openapi => {
             print!("{}", api::openapi_json());
             Ok(())
@@ -33,12 +34,35 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
     let store = store::connect(&settings.db.database_url.0).await?;
     let listener = tokio::net::TcpListener::bind(settings.bind).await?;
     tracing::info!(addr = %listener.local_addr()?, database = store.backend(), "concord listening");
-    let app = concord::app(concord::AppState::new(store, settings));
+    let state = concord::AppState::new(store, settings);
+    // Conflicts committed by other instances sharing the database wake our waiters too.
+    state.store.listen(state.notifier.clone()).await?;
+    let notifier = state.notifier.clone();
+    let app = concord::app(state);
     axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
+        .with_graceful_shutdown(async move {
+            shutdown_signal().await;
+            // Long polls and event streams end now, so in-flight work can drain.
+            notifier.shut_down();
+        })
         .await?;
     tracing::info!("concord stopped");
     Ok(())
+}
+
+/// Verifies the database's invariants: prints each violation and exits 1 when there is any.
+async fn check(url: &str) -> anyhow::Result<()> {
+    let store = store::connect(url).await?;
+    let violations = store.check().await?;
+    if violations.is_empty() {
+        println!("ok: no invariant violated ({} database)", store.backend());
+        return Ok(());
+    }
+    for v in &violations {
+        println!("{}: {}", v.invariant, v.detail);
+    }
+    eprintln!("{} invariant violation(s)", violations.len());
+    std::process::exit(1);
 }
 
 /// Resolves on Ctrl-C or SIGTERM; in-flight requests then finish before the process exits.

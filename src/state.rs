@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::detect::Detector;
+use crate::notify::Notifier;
 use crate::store::Store;
 
 #[derive(Clone)]
@@ -11,6 +12,8 @@ pub struct AppState {
     pub store: Arc<dyn Store>,
     pub detector: Arc<Detector>,
     pub settings: Arc<Settings>,
+    /// Wakes long polls and event streams when conflicts are queued or resolved.
+    pub notifier: Arc<Notifier>,
     /// SHA-256 digests of the configured API keys (compared in constant time).
     pub api_key_digests: Arc<Vec<[u8; 32]>>,
 }
@@ -27,6 +30,7 @@ impl AppState {
             store,
             detector: Arc::new(Detector::new(&settings)),
             settings: Arc::new(settings),
+            notifier: Arc::new(Notifier::default()),
             api_key_digests: Arc::new(api_key_digests),
         }
     }

@@ -3,6 +3,8 @@
 //! needs nothing; the PostgreSQL half is ignored unless run with `--include-ignored` and a
 //! `DATABASE_URL` (scripts/test does both).
 
+#[path = "store_contract/check.rs"]
+mod check;
 #[path = "store_contract/conflicts.rs"]
 mod conflicts;
 #[path = "store_contract/edges.rs"]
@@ -19,6 +21,7 @@ mod support;
 use concord::store::postgres::PgStore;
 use concord::store::sqlite::SqliteStore;
 
+pub use check::*;
 pub use conflicts::*;
 pub use edges::*;
 pub use nodes::*;
@@ -99,8 +102,10 @@ contract!(
         resolving_an_unknown_conflict_is_not_found,
         verdicts_count_for_the_sources_of_both_sides,
         thirty_two_concurrent_resolutions_of_one_conflict_execute_exactly_once,
+        a_store_written_through_the_trait_passes_the_check,
     ],
     db: [
         a_failure_at_any_step_of_any_strategy_rolls_everything_back_and_a_retry_succeeds,
+        each_corruption_is_reported_under_its_invariant,
     ]
 );

@@ -159,6 +159,9 @@ pub async fn create_conflict(
         },
     )
     .await?;
+    if created {
+        state.notifier.bump();
+    }
     let mut headers = HeaderMap::new();
     if let Ok(v) = HeaderValue::from_str(&format!("/conflicts/{}", conflict.id)) {
         headers.insert(header::LOCATION, v);

@@ -30,6 +30,7 @@ pub struct CreateEdgeRequest {
     /// The node the edge points to (must exist, and differ from the source).
     pub target_id: Uuid,
     /// `[a-z_]{1,40}`, e.g. `depends_on`.
+    #[schema(pattern = "^[a-z_]{1,40}$")]
     pub kind: String,
     /// 0..1, default 0.5.
     pub neural_weight: Option<f64>,

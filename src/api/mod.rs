@@ -6,13 +6,17 @@ pub mod auth;
 mod conflicts;
 pub mod dto;
 mod edges;
+mod events;
 pub mod extract;
 mod health;
 pub mod idempotency;
+pub mod limits;
 mod metrics;
 mod nodes;
+mod reports;
 mod resolve;
 mod sources;
+mod wake;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -50,7 +54,10 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(nodes::router())
         .merge(edges::router())
         .merge(conflicts::router())
+        .merge(wake::router())
+        .merge(events::router())
         .merge(resolve::router())
+        .merge(reports::router())
         .merge(sources::router())
         .merge(health::router())
         .split_for_parts()
@@ -67,6 +74,10 @@ pub fn openapi_json() -> String {
 /// The complete application: routes, docs, middleware and problem+json fallbacks.
 pub fn app(state: AppState) -> Router {
     let (router, doc) = routes();
+    let limits = limits::Limits::new(
+        std::time::Duration::from_millis(state.settings.request_timeout_ms),
+        state.settings.max_in_flight as usize,
+    );
     router
         .merge(SwaggerUi::new("/docs").url("/openapi.json", doc))
         .fallback(|| async { ApiError::NoRoute.into_response() })
@@ -74,6 +85,8 @@ pub fn app(state: AppState) -> Router {
         .layer(from_fn_with_state(state.clone(), idempotency::idempotent))
         .layer(from_fn_with_state(state.clone(), auth::require_key))
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
+        .layer(from_fn(limits::utf8_query))
+        .layer(from_fn_with_state(limits, limits::enforce))
         .layer(from_fn(metrics::track))
         .layer(from_fn(crate::telemetry::request_context))
         .with_state(state)

@@ -29,18 +29,21 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CreateNodeRequest {
     /// 1..500 characters after trimming.
+    #[schema(min_length = 1, max_length = 500, pattern = r"\S")]
     pub title: String,
     /// Up to 1 MiB. Default empty.
     #[serde(default)]
     pub body: Option<String>,
     /// `[a-z0-9_-]{1,40}`, default `fact`.
     #[serde(default)]
+    #[schema(pattern = "^[a-z0-9_-]{1,40}$")]
     pub memory_type: Option<String>,
     /// Up to 32 labels of 1..64 characters; stored trimmed, lowercased, deduplicated.
     #[serde(default)]
     pub labels: Option<Vec<String>>,
-    /// Default `default`. Detection compares nodes of one scope only.
+    /// Default `default`. Detection compares nodes of one scope only. 1..200 characters.
     #[serde(default)]
+    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
     pub scope: Option<String>,
     /// Up to 500 characters.
     #[serde(default)]
@@ -55,8 +58,10 @@ pub struct CreateNodeRequest {
     #[serde(default)]
     #[schema(format = DateTime)]
     pub observed_at: Option<String>,
-    /// Write-only. Every embedding in one store has the same dimension (else 422).
+    /// Write-only, 1..8192 numbers. Every embedding in one store has the same dimension
+    /// (else 422).
     #[serde(default)]
+    #[schema(min_items = 1, max_items = 8192)]
     pub embedding: Option<Vec<f64>>,
 }
 
@@ -111,6 +116,9 @@ pub async fn create_node(
         .detector
         .write_node(&*state.store, node, q.detect.unwrap_or(true), sens)
         .await?;
+    if !conflicts.is_empty() {
+        state.notifier.bump();
+    }
     let mut headers = HeaderMap::new();
     if let Ok(v) = HeaderValue::from_str(&format!("/nodes/{}", node.id)) {
         headers.insert(header::LOCATION, v);
@@ -179,6 +187,7 @@ pub async fn get_node(
 /// Fields to change; absent fields stay as they are, `source: null` clears the source.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct PatchNodeRequest {
+    #[schema(min_length = 1, max_length = 500, pattern = r"\S")]
     pub title: Option<String>,
     pub body: Option<String>,
     pub labels: Option<Vec<String>>,
@@ -186,6 +195,7 @@ pub struct PatchNodeRequest {
     pub state: Option<NodeStateDto>,
     #[serde(default, deserialize_with = "present")]
     pub source: Option<Option<String>>,
+    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
     pub scope: Option<String>,
     #[schema(format = DateTime)]
     pub observed_at: Option<String>,

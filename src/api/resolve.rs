@@ -29,6 +29,7 @@ pub struct ResolveRequest {
     /// The conflict to resolve.
     pub conflict_id: Uuid,
     /// `new_is_current`, `old_is_current`, `keep_both` or `merge`.
+    #[schema(pattern = "^(new_is_current|old_is_current|keep_both|merge)$")]
     pub resolution: String,
     /// Replaces the old node's body (merge only).
     pub merged_content: Option<String>,
@@ -42,6 +43,7 @@ pub struct ResolveRequest {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ResolveBody {
     /// `new_is_current`, `old_is_current`, `keep_both` or `merge`.
+    #[schema(pattern = "^(new_is_current|old_is_current|keep_both|merge)$")]
     pub resolution: String,
     /// Replaces the old node's body (merge only).
     pub merged_content: Option<String>,
@@ -103,6 +105,9 @@ async fn resolve(
         .resolve_conflict(request)
         .await
         .map_err(ApiError::not_found("conflict"))?;
+    if !outcome.replayed {
+        state.notifier.bump();
+    }
     Ok(Json(outcome.into()))
 }
 

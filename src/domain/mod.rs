@@ -9,6 +9,7 @@ pub mod edge;
 pub mod node;
 pub mod plan;
 pub mod recommend;
+pub mod report;
 pub mod time;
 pub mod validate;
 pub mod wake;

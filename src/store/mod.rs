@@ -120,6 +120,27 @@ pub struct SourceStats {
     pub nodes: i64,
 }
 
+/// Pending conflicts after a wake cursor.
+#[derive(Debug, Clone)]
+pub struct WakeBatch {
+    /// Oldest first (by `seq`), both nodes in full.
+    pub conflicts: Vec<Conflict>,
+    /// Pending conflicts after the cursor beyond those returned.
+    pub more: i64,
+    /// All pending conflicts.
+    pub pending_total: i64,
+}
+
+/// A change to the conflict queue, as the SSE stream reports it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub id: i64,
+    /// `conflict.created` or `conflict.resolved`.
+    pub kind: String,
+    pub conflict_id: Uuid,
+    pub created_at: Timestamp,
+}
+
 /// A stored conflict report.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredReport {
@@ -127,6 +148,15 @@ pub struct StoredReport {
     pub topic: String,
     pub report: serde_json::Value,
     pub created_at: Timestamp,
+}
+
+/// One broken invariant found by [`Store::check`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// Stable name of the invariant, e.g. `edge_endpoint_missing`.
+    pub invariant: &'static str,
+    /// The offending row, in words.
+    pub detail: String,
 }
 
 #[async_trait]
@@ -168,6 +198,14 @@ pub trait Store: Send + Sync + 'static {
         after: Option<Cursor>,
     ) -> StoreResult<Page<StoredReport>>;
 
+    /// Pending conflicts with `seq > after`, oldest first, at most `max`.
+    async fn wake_batch(&self, after: i64, max: usize) -> StoreResult<WakeBatch>;
+    /// Events with an id above `after`, oldest first, at most `limit`.
+    async fn events_after(&self, after: i64, limit: usize) -> StoreResult<Vec<Event>>;
+    /// Delivers commits made by other processes to `notifier` from now on (PostgreSQL
+    /// LISTEN/NOTIFY). SQLite has no such channel: one process serves one database file.
+    async fn listen(&self, notifier: std::sync::Arc<crate::notify::Notifier>) -> StoreResult<()>;
+
     async fn idempotency_begin(
         &self,
         scope: &str,
@@ -181,6 +219,9 @@ pub trait Store: Send + Sync + 'static {
         response: StoredResponse,
     ) -> StoreResult<()>;
     async fn idempotency_abandon(&self, scope: &str, key: &str) -> StoreResult<()>;
+
+    /// Verifies the database's invariants (`concord check`); an empty list means clean.
+    async fn check(&self) -> StoreResult<Vec<Violation>>;
 }
 
 /// Connects to the database the URL names (`sqlite:` or `postgres:`) and migrates it.

@@ -66,6 +66,11 @@ pub async fn event(
     conflict_id: Uuid,
     seq: i64,
 ) -> StoreResult<()> {
+    // Event ids are handed out in commit order too, so an SSE client resuming from id N never
+    // misses a lower id committed later (the lock is re-entrant within a transaction).
+    sqlx::query("select pg_advisory_xact_lock(hashtext('concord.conflict_seq'))")
+        .execute(&mut *conn)
+        .await?;
     sqlx::query("insert into events (kind, conflict_id, created_at) values ($1, $2, $3)")
         .bind(kind)
         .bind(conflict_id)

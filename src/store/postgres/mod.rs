@@ -3,12 +3,14 @@
 //! `for key share`), `on conflict` claims or a transaction-scoped advisory lock instead, and
 //! wakes long-pollers with `pg_notify` delivered on commit.
 
+mod check;
 mod conflicts;
 mod edges;
 mod idempotency;
 mod nodes;
 mod resolve;
 mod rows;
+mod wake;
 
 use std::future::Future;
 use std::time::Duration;
@@ -204,5 +206,20 @@ impl Store for PgStore {
 
     async fn idempotency_abandon(&self, scope: &str, key: &str) -> StoreResult<()> {
         idempotency::abandon(&self.pool, scope, key).await
+    }
+
+    async fn check(&self) -> StoreResult<Vec<Violation>> {
+        check::check(&self.pool).await
+    }
+    async fn wake_batch(&self, after: i64, max: usize) -> StoreResult<WakeBatch> {
+        wake::batch(&self.pool, after, max).await
+    }
+
+    async fn events_after(&self, after: i64, limit: usize) -> StoreResult<Vec<Event>> {
+        wake::events_after(&self.pool, after, limit).await
+    }
+
+    async fn listen(&self, notifier: std::sync::Arc<crate::notify::Notifier>) -> StoreResult<()> {
+        wake::listen(&self.pool, notifier).await
     }
 }

@@ -2,12 +2,14 @@
 //! write transaction takes the write lock up front (`BEGIN IMMEDIATE`), so two writers never
 //! deadlock upgrading a read lock and a resolution sees the state it will change.
 
+mod check;
 mod conflicts;
 mod edges;
 mod idempotency;
 mod nodes;
 mod resolve;
 mod rows;
+mod wake;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -170,5 +172,20 @@ impl Store for SqliteStore {
 
     async fn idempotency_abandon(&self, scope: &str, key: &str) -> StoreResult<()> {
         idempotency::abandon(&self.pool, scope, key).await
+    }
+
+    async fn check(&self) -> StoreResult<Vec<Violation>> {
+        check::check(&self.pool).await
+    }
+    async fn wake_batch(&self, after: i64, max: usize) -> StoreResult<WakeBatch> {
+        wake::batch(&self.pool, after, max).await
+    }
+
+    async fn events_after(&self, after: i64, limit: usize) -> StoreResult<Vec<Event>> {
+        wake::events_after(&self.pool, after, limit).await
+    }
+
+    async fn listen(&self, notifier: std::sync::Arc<crate::notify::Notifier>) -> StoreResult<()> {
+        wake::listen(&self.pool, notifier).await
     }
 }

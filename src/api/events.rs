@@ -1,0 +1,149 @@
+//! `GET /events`: Server-Sent Events `conflict.created` and `conflict.resolved`. Ids are the
+//! event log's ids, so `Last-Event-ID` resumes without gaps or repeats. Each stream reads the
+//! log at its own pace, so a slow client holds up no one but itself.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use futures_util::stream::{self, Stream};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use uuid::Uuid;
+
+use crate::domain::time;
+use crate::error::{ApiError, Problem};
+use crate::notify::{Subscription, Woken};
+use crate::state::AppState;
+use crate::store::Event;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(stream_events))
+}
+
+/// Events read from the log per round trip.
+const BATCH: usize = 100;
+/// Comment lines keep idle connections (and proxies) alive.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// The `data` of an event.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventData {
+    /// `conflict.created` or `conflict.resolved`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub conflict_id: Uuid,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+}
+
+/// Stream conflict events (`text/event-stream`). Send `Last-Event-ID` to resume after the last
+/// event seen; without it the stream starts with events that happen from now on.
+#[utoipa::path(
+    get, path = "/events", tag = "conflicts",
+    params(("Last-Event-ID" = Option<i64>, Header, description = "Resume after this event id")),
+    responses(
+        (status = 200, content_type = "text/event-stream", body = EventData,
+         description = "`event:` is the type, `id:` the event id, `data:` an EventData object"),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn stream_events(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+    let resume = headers
+        .get("last-event-id")
+        .map(|v| {
+            v.to_str()
+                .ok()
+                .and_then(|s| s.trim().parse::<i64>().ok())
+                .filter(|n| *n >= 0)
+                .ok_or_else(|| {
+                    ApiError::validation("/headers/Last-Event-ID", "must be an event id")
+                })
+        })
+        .transpose()?;
+    let permit = state.notifier.admit().ok_or(ApiError::Overloaded)?;
+    let sub = state.notifier.subscribe();
+    let after = match resume {
+        Some(id) => id,
+        None => latest_id(&state).await?,
+    };
+    let cursor = Cursor {
+        state,
+        sub,
+        after,
+        pending: Vec::new(),
+        _permit: permit,
+    };
+    let events = stream::unfold(cursor, next_event);
+    Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)))
+}
+
+/// The id of the newest event, so a fresh stream starts from now.
+async fn latest_id(state: &AppState) -> Result<i64, ApiError> {
+    let mut after = 0;
+    loop {
+        let page = state.store.events_after(after, 1000).await?;
+        match page.last() {
+            Some(e) if page.len() == 1000 => after = e.id,
+            Some(e) => return Ok(e.id),
+            None => return Ok(after),
+        }
+    }
+}
+
+struct Cursor {
+    state: AppState,
+    sub: Subscription,
+    after: i64,
+    pending: Vec<Event>,
+    _permit: tokio::sync::OwnedSemaphorePermit,
+}
+
+async fn next_event(mut c: Cursor) -> Option<(Result<SseEvent, Infallible>, Cursor)> {
+    loop {
+        if !c.pending.is_empty() {
+            let e = c.pending.remove(0);
+            c.after = e.id;
+            return Some((Ok(to_sse(e)), c));
+        }
+        match c.state.store.events_after(c.after, BATCH).await {
+            Ok(events) if !events.is_empty() => c.pending = events,
+            Ok(_) => loop {
+                // Idle: sleep until a commit; keep-alive comments flow meanwhile.
+                match c.sub.wait(KEEP_ALIVE).await {
+                    Woken::ShuttingDown => return None,
+                    Woken::Changed => break,
+                    Woken::TimedOut => {}
+                }
+            },
+            Err(e) => {
+                // A database hiccup: try again shortly (or as soon as something commits).
+                tracing::warn!(error = ?e, "event stream read failed; retrying");
+                if c.sub.wait(Duration::from_secs(1)).await == Woken::ShuttingDown {
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+fn to_sse(e: Event) -> SseEvent {
+    let data = EventData {
+        kind: e.kind.clone(),
+        conflict_id: e.conflict_id,
+        created_at: time::format(&e.created_at),
+    };
+    SseEvent::default()
+        .event(e.kind)
+        .id(e.id.to_string())
+        .json_data(data)
+        .unwrap_or_default()
+}

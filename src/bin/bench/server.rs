@@ -1,0 +1,86 @@
+//! `--spawn`: starts `concord serve` on a scratch database and a free loopback port, waits for
+//! `/healthz`, and reads the process's peak resident memory (`VmHWM`) before stopping it.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+
+use crate::http::Client;
+
+pub struct Server {
+    child: Child,
+    pub addr: String,
+}
+
+impl Server {
+    pub async fn spawn(bin: &Path, database_url: &str, log: &str) -> anyhow::Result<Self> {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?
+            .local_addr()?
+            .port();
+        let addr = format!("127.0.0.1:{port}");
+        let child = Command::new(bin)
+            .args(["serve", "--database-url", database_url, "--bind", &addr])
+            .env("CONCORD_LOG", log)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .with_context(|| {
+                format!(
+                    "start {} (run `cargo build --release` first)",
+                    bin.display()
+                )
+            })?;
+        let mut server = Self { child, addr };
+        let started = Instant::now();
+        let mut client = Client::new(&server.addr);
+        client.timeout = Duration::from_secs(2);
+        loop {
+            if let Ok(r) = client.get("/healthz").await
+                && r.status == 200
+            {
+                return Ok(server);
+            }
+            if let Some(status) = server.child.try_wait()? {
+                bail!("concord exited during start: {status}");
+            }
+            if started.elapsed() > Duration::from_secs(120) {
+                server.stop().await;
+                bail!("concord did not answer /healthz within 120 s");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Stops the server (SIGTERM, then SIGKILL after 10 s) and returns its peak RSS in MiB.
+    pub async fn stop(&mut self) -> Option<f64> {
+        let peak = peak_rss_mib(self.pid());
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.pid().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return peak;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        peak
+    }
+}
+
+/// `VmHWM` (peak resident set) of a process, in MiB.
+pub fn peak_rss_mib(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
