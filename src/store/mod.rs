@@ -5,6 +5,7 @@
 mod error;
 pub mod postgres;
 pub(crate) mod resolution;
+pub(crate) mod sql;
 pub mod sqlite;
 
 use std::sync::Arc;
