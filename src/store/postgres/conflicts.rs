@@ -137,15 +137,15 @@ pub async fn get(pool: &PgPool, id: Uuid) -> StoreResult<Conflict> {
     get_in(&mut conn, id).await
 }
 
+/// One page of conflict rows is chosen first (an index range scan when a status is given),
+/// and only then joined with both nodes: joining first would read every conflict's node
+/// bodies before sorting (80 ms for 10k pending conflicts with 4 KiB bodies).
 macro_rules! list_sql {
-    ($cmp:literal, $dir:literal) => {
+    ($status:literal, $cmp:literal, $dir:literal) => {
         concat!(
-            "select ",
-            conflict_columns!(),
-            " from conflict_queue c \
-              left join nodes o on o.node_id = c.old_node_id \
-              left join nodes n on n.node_id = c.new_node_id \
-             where ($1::text is null or c.status = $1) and ($2::text is null or c.conflict_type = $2) \
+            "with page as materialized (select * from conflict_queue c where ",
+            $status,
+            " and ($2::text is null or c.conflict_type = $2) \
                and ($3::text is null or exists (select 1 from node_labels l where l.label = $3 \
                     and (l.node_id = c.old_node_id or l.node_id = c.new_node_id))) \
                and ($4::timestamptz is null or (c.created_at, c.conflict_id) ",
@@ -154,13 +154,23 @@ macro_rules! list_sql {
             $dir,
             ", c.conflict_id ",
             $dir,
-            " limit $6"
+            " limit $6) select ",
+            conflict_columns!(),
+            " from page c \
+              left join nodes o on o.node_id = c.old_node_id \
+              left join nodes n on n.node_id = c.new_node_id \
+             order by c.created_at ",
+            $dir,
+            ", c.conflict_id ",
+            $dir
         )
     };
 }
 
-const LIST_OLDEST: &str = list_sql!(">", "asc");
-const LIST_NEWEST: &str = list_sql!("<", "desc");
+const LIST_OLDEST: &str = list_sql!("c.status = $1", ">", "asc");
+const LIST_NEWEST: &str = list_sql!("c.status = $1", "<", "desc");
+const LIST_ALL_OLDEST: &str = list_sql!("($1::text is null or c.status = $1)", ">", "asc");
+const LIST_ALL_NEWEST: &str = list_sql!("($1::text is null or c.status = $1)", "<", "desc");
 
 const PENDING_TOTAL: &str = "select count(*) from conflict_queue c where c.status = 'pending' \
     and ($1::text is null or c.conflict_type = $1) \
@@ -169,10 +179,11 @@ const PENDING_TOTAL: &str = "select count(*) from conflict_queue c where c.statu
 
 pub async fn list(pool: &PgPool, f: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)> {
     let mut conn = pool.acquire().await?;
-    let sql = if f.newest_first {
-        LIST_NEWEST
-    } else {
-        LIST_OLDEST
+    let sql = match (f.status.is_some(), f.newest_first) {
+        (true, false) => LIST_OLDEST,
+        (true, true) => LIST_NEWEST,
+        (false, false) => LIST_ALL_OLDEST,
+        (false, true) => LIST_ALL_NEWEST,
     };
     let key = f.after.as_ref().map(|c| rows::ts_key(&c.key)).transpose()?;
     let rows = sqlx::query(sql)

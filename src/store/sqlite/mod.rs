@@ -24,9 +24,37 @@ use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConfli
 
 pub struct SqliteStore {
     pool: SqlitePool,
+    writer: std::sync::Arc<tokio::sync::Mutex<()>>,
 }
 
 type Tx = Transaction<'static, Sqlite>;
+
+/// A write transaction and this process's turn to write. Writers queue on an async mutex
+/// instead of on SQLite's busy handler, whose sleeps (up to 100 ms each) add latency spikes
+/// under concurrency; the busy timeout still covers other processes on the same file.
+pub(super) struct WriteTx {
+    tx: Tx,
+    _turn: tokio::sync::OwnedMutexGuard<()>,
+}
+
+impl WriteTx {
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        self.tx.commit().await
+    }
+}
+
+impl std::ops::Deref for WriteTx {
+    type Target = sqlx::SqliteConnection;
+    fn deref(&self) -> &Self::Target {
+        &self.tx
+    }
+}
+
+impl std::ops::DerefMut for WriteTx {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.tx
+    }
+}
 
 impl SqliteStore {
     pub async fn connect(url: &str) -> anyhow::Result<Self> {
@@ -41,17 +69,24 @@ impl SqliteStore {
             .connect_with(options)
             .await?;
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
-        Ok(Self { pool })
+        Ok(Self::from_pool(pool))
     }
 
     /// Wraps a pool whose database is already migrated (tests).
     pub fn from_pool(pool: SqlitePool) -> Self {
-        Self { pool }
+        Self {
+            pool,
+            writer: Default::default(),
+        }
     }
 
     /// A write transaction holding the database's write lock from its first statement.
-    async fn write(&self) -> StoreResult<Tx> {
-        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    async fn write(&self) -> StoreResult<WriteTx> {
+        let turn = self.writer.clone().lock_owned().await;
+        Ok(WriteTx {
+            tx: self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            _turn: turn,
+        })
     }
 }
 

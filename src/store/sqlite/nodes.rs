@@ -243,11 +243,14 @@ const LIST_NEWEST: &str = concat!(
      order by n.created_at desc, n.node_id desc limit $6"
 );
 
+/// Full-text hits are materialised before the join for the same reason as candidates.
 const LIST_RANKED: &str = concat!(
-    "select * from (select ",
+    "with hits as materialized (select rowid, bm25(nodes_fts) as score from nodes_fts \
+     where nodes_fts match $7) \
+     select * from (select ",
     node_columns!("n", ""),
-    ", bm25(nodes_fts) as score from nodes_fts join nodes n on n.rowid = nodes_fts.rowid \
-      where nodes_fts match $7 and n.state = $1 \
+    ", hits.score as score from hits join nodes n on n.rowid = hits.rowid \
+      where n.state = $1 \
       and ($2 is null or n.memory_type = $2) \
       and ($3 is null or exists (select 1 from node_labels l where l.label = $3 and l.node_id = n.node_id))) \
      where ($4 is null or (score, node_id) > ($4, $5)) \
@@ -345,15 +348,20 @@ macro_rules! remembered {
     };
 }
 
+/// The index is searched first and materialised: left to itself, SQLite's planner (3.51)
+/// scans `nodes` by scope and runs the full-text query once per row, which took seconds at
+/// 10k nodes. Only the best-ranked hits are then filtered by scope, type and state.
 const CANDIDATES_BY_TOKENS: &str = concat!(
-    "select ",
+    "with hits as materialized (select rowid, rank from nodes_fts where nodes_fts match $1 \
+     order by rank limit $6) \
+     select ",
     node_columns!("n", ""),
     ", n.embedding, ",
     remembered!(),
-    " from nodes_fts join nodes n on n.rowid = nodes_fts.rowid \
-     where nodes_fts match $1 and n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
+    " from hits join nodes n on n.rowid = hits.rowid \
+     where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
        and ($4 is null or n.node_id <> $4) \
-     order by nodes_fts.rank limit $5"
+     order by hits.rank limit $5"
 );
 
 const CANDIDATES_BY_LABELS: &str = concat!(
@@ -368,6 +376,10 @@ const CANDIDATES_BY_LABELS: &str = concat!(
      limit $5"
 );
 
+/// Index hits examined per candidate wanted: hits in other scopes, types or states are
+/// filtered out after the index ranks them.
+const INDEX_HITS_PER_CANDIDATE: usize = 4;
+
 pub async fn candidates(pool: &SqlitePool, q: CandidateQuery) -> StoreResult<Vec<Candidate>> {
     let mut conn = pool.acquire().await?;
     let exclude = q.exclude.map(|id| id.to_string());
@@ -379,6 +391,7 @@ pub async fn candidates(pool: &SqlitePool, q: CandidateQuery) -> StoreResult<Vec
             .bind(&q.memory_type)
             .bind(&exclude)
             .bind(q.limit as i64)
+            .bind((q.limit * INDEX_HITS_PER_CANDIDATE) as i64)
             .fetch_all(&mut *conn)
             .await?;
         for row in &rows {
