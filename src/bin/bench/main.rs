@@ -114,6 +114,10 @@ enum Cmd {
         common: Common,
         #[arg(long, default_value_t = 100)]
         rounds: u64,
+        /// Queue the conflicts through this other instance (same database) instead, to time
+        /// a wake across instances, e.g. `--url http://A --queue-url http://B`.
+        #[arg(long)]
+        queue_url: Option<String>,
     },
     /// `--clients` agents write and resolve while `--reviewers` list, for `--duration` s.
     Mixed {
@@ -335,9 +339,14 @@ async fn once(cmd: &Cmd, env: &Env, r: usize) -> anyhow::Result<Run> {
             run.figures.insert("mean reply bytes".into(), bytes);
             run.summaries.push(s);
         }
-        Cmd::Wake { rounds, .. } => {
+        Cmd::Wake {
+            rounds, queue_url, ..
+        } => {
             let mut t = start(cmd, env, &format!("k{r}")).await?;
-            let outcome = scenarios::wake(&t.addr, c.clients, *rounds).await;
+            let queue_addr = queue_url
+                .as_deref()
+                .map(|u| u.trim_start_matches("http://"));
+            let outcome = scenarios::wake(&t.addr, queue_addr, c.clients, *rounds).await;
             run.rss = finish(&mut t, env).await?;
             match outcome? {
                 scenarios::Wake::Measured(s) => run.summaries.push(s),

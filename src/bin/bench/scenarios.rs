@@ -271,7 +271,12 @@ pub enum Wake {
 
 /// Time from `POST /conflicts` (queueing) to the reply of `pollers` clients waiting on
 /// `GET /conflicts/wake`, over `rounds` rounds (contract section 8).
-pub async fn wake(addr: &str, pollers: usize, rounds: u64) -> anyhow::Result<Wake> {
+pub async fn wake(
+    addr: &str,
+    queue_addr: Option<&str>,
+    pollers: usize,
+    rounds: u64,
+) -> anyhow::Result<Wake> {
     let mut c = Client::new(addr);
     let probe = c.get("/conflicts/wake?wait=0").await?;
     if probe.status == 404 {
@@ -284,12 +289,17 @@ pub async fn wake(addr: &str, pollers: usize, rounds: u64) -> anyhow::Result<Wak
         "GET /conflicts/wake?wait=0 answered {}",
         probe.status
     );
-    // The newest cursor, so that only conflicts queued from now on wake the pollers.
-    let start_cursor = if probe.status == 200 {
-        probe.json()?["cursor"].as_str().map(str::to_owned)
-    } else {
-        None
-    };
+    // The newest cursor (walking past every pending conflict), so that only conflicts
+    // queued from now on wake the pollers.
+    let mut start_cursor = None;
+    let mut reply = probe;
+    while reply.status == 200 {
+        start_cursor = reply.json()?["cursor"].as_str().map(str::to_owned);
+        let after = start_cursor.clone().unwrap_or_default();
+        reply = c
+            .get(&format!("/conflicts/wake?wait=0&max=20&after={after}"))
+            .await?;
+    }
     let r = c
         .post(
             "/nodes?detect=false",
@@ -302,6 +312,8 @@ pub async fn wake(addr: &str, pollers: usize, rounds: u64) -> anyhow::Result<Wak
         .unwrap_or_default()
         .to_owned();
 
+    // The node lives in the shared database, so another instance can queue against it.
+    let mut queuer = queue_addr.map(Client::new);
     let queued_at: Arc<Mutex<Option<Instant>>> = Arc::default();
     let mut samples = Samples::default();
     let mut pollers_c: Vec<(Client, Option<String>)> = (0..pollers)
@@ -340,6 +352,10 @@ pub async fn wake(addr: &str, pollers: usize, rounds: u64) -> anyhow::Result<Wak
         // Let the server register every waiter before the conflict is queued.
         tokio::time::sleep(Duration::from_millis(30)).await;
         *queued_at.lock().expect("lock") = Some(Instant::now());
+        let c = match &mut queuer {
+            Some(q) => q,
+            None => &mut c,
+        };
         let body = json!({"old_node_id": old_id, "new_content": format!("wake round {round}: the setting changed")});
         match c.post("/conflicts", &body).await {
             Ok(r) if r.status == 201 => {}
