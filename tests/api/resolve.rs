@@ -14,6 +14,7 @@ crate::on_both_databases!(
     keeping_a_node_that_went_dormant_is_stale_and_writes_nothing,
     a_failed_step_rolls_back_and_a_retry_succeeds,
     concurrent_requests_for_one_conflict_execute_once,
+    thirty_two_identical_requests_execute_once_and_replay_31_times,
 );
 
 fn id(v: &Value) -> &str {
@@ -400,6 +401,36 @@ async fn concurrent_requests_for_one_conflict_execute_once(app: TestApp) {
         .count();
     let expected = if winner == "merge" { 0 } else { 1 };
     assert_eq!(resolution_edges, expected, "one set of edges for {winner}");
+}
+
+async fn thirty_two_identical_requests_execute_once_and_replay_31_times(app: TestApp) {
+    let (c, o, _) = app.conflict("a", "b").await;
+    let replies = futures_join(&app, &c, &["new_is_current"]).await;
+    assert!(
+        replies.iter().all(|(s, _)| *s == StatusCode::OK),
+        "{replies:?}"
+    );
+    let executed: Vec<_> = replies
+        .iter()
+        .filter(|(_, b)| b["replayed"] == false)
+        .collect();
+    assert_eq!(executed.len(), 1, "exactly one execution");
+    let actions = executed[0].1["actions"].to_string();
+    assert!(
+        replies
+            .iter()
+            .all(|(_, b)| b["actions"].to_string() == actions),
+        "identical actions"
+    );
+    let edges = app
+        .get(&format!("/nodes/{}/edges?kind=supersedes", id(&o)))
+        .await
+        .json();
+    assert_eq!(
+        edges["items"].as_array().unwrap().len(),
+        1,
+        "one supersedes edge"
+    );
 }
 
 async fn futures_join(app: &TestApp, c: &Value, strategies: &[&str]) -> Vec<(StatusCode, Value)> {

@@ -348,17 +348,23 @@ const CANDIDATES_BY_TOKENS: &str = concat!(
      order by ts_rank(n.search_tsv, to_tsquery('simple', $1)) desc, n.node_id limit $5"
 );
 
+/// Vector-tier candidates: the newest nodes sharing a label (UUID v7 ids sort by time), found
+/// through the label index first; the cosine is computed in Rust on what this returns.
 const CANDIDATES_BY_LABELS: &str = concat!(
-    "select ",
+    "with tagged as materialized (select distinct node_id from node_labels \
+     where label = any($1) order by node_id desc limit $6) \
+     select ",
     node_columns!("n", ""),
     ", n.embedding, ",
     remembered!(),
-    " from nodes n \
-     where exists (select 1 from node_labels l where l.node_id = n.node_id and l.label = any($1)) \
-       and n.embedding is not null and n.scope = $2 and n.memory_type = $3 \
+    " from tagged join nodes n on n.node_id = tagged.node_id \
+     where n.embedding is not null and n.scope = $2 and n.memory_type = $3 \
        and n.state = 'active' and ($4::uuid is null or n.node_id <> $4) \
-     limit $5"
+     order by n.node_id desc limit $5"
 );
+
+/// Label-index hits examined per vector candidate wanted.
+const LABEL_HITS_PER_CANDIDATE: usize = 4;
 
 pub async fn candidates(pool: &PgPool, q: CandidateQuery) -> StoreResult<Vec<Candidate>> {
     let mut conn = pool.acquire().await?;
@@ -383,6 +389,7 @@ pub async fn candidates(pool: &PgPool, q: CandidateQuery) -> StoreResult<Vec<Can
             .bind(&q.memory_type)
             .bind(q.exclude)
             .bind(q.limit as i64)
+            .bind((q.limit * LABEL_HITS_PER_CANDIDATE) as i64)
             .fetch_all(&mut *conn)
             .await?;
         for row in &rows {

@@ -364,16 +364,20 @@ const CANDIDATES_BY_TOKENS: &str = concat!(
      order by hits.rank limit $5"
 );
 
+/// Vector-tier candidates: the newest nodes sharing a label (UUID v7 ids sort by time), found
+/// through the label index first; the cosine is computed in Rust on what this returns.
 const CANDIDATES_BY_LABELS: &str = concat!(
-    "select distinct ",
+    "with tagged as materialized (select distinct node_id from node_labels \
+     where label in (select value from json_each($1)) order by node_id desc limit $6) \
+     select ",
     node_columns!("n", ""),
     ", n.embedding, ",
     remembered!(),
-    " from node_labels l join nodes n on n.node_id = l.node_id \
-     where l.label in (select value from json_each($1)) and n.embedding is not null \
+    " from tagged join nodes n on n.node_id = tagged.node_id \
+     where n.embedding is not null \
        and n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
        and ($4 is null or n.node_id <> $4) \
-     limit $5"
+     order by n.node_id desc limit $5"
 );
 
 /// Index hits examined per candidate wanted: hits in other scopes, types or states are
@@ -405,6 +409,7 @@ pub async fn candidates(pool: &SqlitePool, q: CandidateQuery) -> StoreResult<Vec
             .bind(&q.memory_type)
             .bind(&exclude)
             .bind(q.limit as i64)
+            .bind((q.limit * INDEX_HITS_PER_CANDIDATE) as i64)
             .fetch_all(&mut *conn)
             .await?;
         for row in &rows {
