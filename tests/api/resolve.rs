@@ -415,11 +415,9 @@ async fn thirty_two_identical_requests_execute_once_and_replay_31_times(app: Tes
         .filter(|(_, b)| b["replayed"] == false)
         .collect();
     assert_eq!(executed.len(), 1, "exactly one execution");
-    let actions = executed[0].1["actions"].to_string();
+    let actions = &executed[0].1["actions"];
     assert!(
-        replies
-            .iter()
-            .all(|(_, b)| b["actions"].to_string() == actions),
+        replies.iter().all(|(_, b)| &b["actions"] == actions),
         "identical actions"
     );
     let edges = app

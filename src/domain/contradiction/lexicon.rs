@@ -139,6 +139,28 @@ pub const REPLACEMENT_CUES: &[&str] = &[
     "现在改",
 ];
 
+/// Deployment environments: a memory about one says nothing about another. (Chinese ones,
+/// "生产环境" / "测试环境", are caught as swapped modifiers of a shared noun.)
+pub fn is_environment(w: &str) -> bool {
+    matches!(
+        w,
+        "production"
+            | "prod"
+            | "staging"
+            | "stage"
+            | "development"
+            | "dev"
+            | "test"
+            | "testing"
+            | "qa"
+            | "uat"
+            | "canary"
+            | "sandbox"
+            | "preprod"
+            | "preproduction"
+    )
+}
+
 /// Universal quantifiers on one side versus restrictors on the other mark a scope change.
 pub fn is_universal(w: &str) -> bool {
     matches!(

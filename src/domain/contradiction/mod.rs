@@ -4,6 +4,9 @@
 //! text carries an opposing signal at the place where they differ — a negation, a replacement,
 //! a changed value, or a narrowed scope. Similarity alone is never a contradiction under the
 //! default sensitivity, because agreeing memories are just as similar as conflicting ones.
+//! The signal must also concern the same subject: when the texts differ in a subject-like span
+//! besides the evidence (another identifier, environment or named subject; see `subjects`),
+//! the pair is about two things and is not flagged.
 //!
 //! Balanced sensitivity flags scope mismatches only when they come from a near-duplicate whose
 //! differing span swaps a universal for a restrictor ("always" → "only on Linux"): outside such
@@ -16,6 +19,7 @@ mod lexicon;
 mod numeric;
 mod screen;
 mod signals;
+mod subjects;
 mod tokens;
 mod values;
 mod vector;
@@ -284,6 +288,11 @@ fn collect(old: &Side, new: &Side) -> Vec<Evidence> {
     }
     out.extend(signals::replacement(old, new));
     out.extend(signals::scope(old, new, al.as_ref()));
+    // A value, negation or replacement only opposes a memory about the same subject.
+    out.retain(|e| match near {
+        Some(a) => subjects::aligned_agree(old, new, a, e.at),
+        None => subjects::loose_agree(old, new),
+    });
     out
 }
 

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use super::align::Alignment;
 use super::lexicon;
-use super::signals::{Evidence, NEAR_DUPLICATE, Side};
+use super::signals::{At, Evidence, NEAR_DUPLICATE, Side};
 use super::tokens::Kind;
 use super::values::{Class, Value};
 use super::{ConflictType, Signal};
@@ -31,13 +31,14 @@ fn evidence(old: &Side, new: &Side, va: &Value, vb: &Value, p: f64) -> Evidence 
     Evidence::new(Signal::ValueChange, kind, p, expl)
 }
 
-/// Values inside the differing hunks of a near-duplicate.
-pub fn aligned_change(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
+/// Values inside the differing hunks of a near-duplicate, at most one per hunk.
+pub fn aligned_change(old: &Side, new: &Side, al: &Alignment) -> Vec<Evidence> {
+    let mut out = Vec::new();
     if al.ratio < NEAR_DUPLICATE {
-        return None;
+        return out;
     }
     let moments = different_moments(old, new);
-    for h in &al.hunks {
+    for (k, h) in al.hunks.iter().enumerate() {
         let inside = |s: &Side, r: &std::ops::Range<usize>| -> Vec<Value> {
             s.values
                 .iter()
@@ -53,11 +54,13 @@ pub fn aligned_change(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence
             let same: Vec<&Value> = va.iter().filter(|a| compatible(a, b)).collect();
             let changed = |a: &&Value| a.disjoint(b) || a.restated_differently(b);
             if let Some(a) = same.first().filter(|_| same.iter().all(changed)) {
-                return Some(evidence(old, new, a, b, 0.8 + 0.15 * al.ratio));
+                let e = evidence(old, new, a, b, 0.8 + 0.15 * al.ratio);
+                out.push(e.at(At::Value(k)));
+                break;
             }
         }
     }
-    None
+    out
 }
 
 /// Context words identifying what a value measures.

@@ -35,7 +35,7 @@ impl Side<'_> {
         quoted.chars().take(80).collect()
     }
 
-    fn negators(&self, r: std::ops::Range<usize>) -> usize {
+    pub fn negators(&self, r: std::ops::Range<usize>) -> usize {
         self.tokens[r]
             .iter()
             .filter(|t| lexicon::is_negator(&t.norm))
@@ -49,6 +49,20 @@ pub struct Evidence {
     pub kind: ConflictType,
     pub probability: f64,
     pub explanation: String,
+    /// Where in the alignment the evidence lies, for the subject check.
+    pub at: At,
+}
+
+/// The place of a piece of evidence among the hunks of a near-duplicate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum At {
+    /// A cue of the whole text (replacement, scope).
+    Text,
+    /// The hunk that *is* the evidence (a negated or swapped span): exempt from the check.
+    Hunk(usize),
+    /// The hunk holding a changed value: checked like the others (its figures aside), and the
+    /// words before it in its clause are the value's key, which must not be substituted.
+    Value(usize),
 }
 
 impl Evidence {
@@ -58,7 +72,13 @@ impl Evidence {
             kind,
             probability,
             explanation,
+            at: At::Text,
         }
+    }
+
+    pub fn at(mut self, at: At) -> Self {
+        self.at = at;
+        self
     }
 }
 
@@ -70,18 +90,19 @@ pub fn aligned_negation(old: &Side, new: &Side, al: &Alignment) -> Option<Eviden
     if al.ratio < NEAR_DUPLICATE {
         return None;
     }
-    let hunk = al
+    let k = al
         .hunks
         .iter()
-        .find(|h| old.negators(h.a.clone()) != new.negators(h.b.clone()))?;
-    let (neg, plain) = negated_first(old, new, hunk);
+        .position(|h| old.negators(h.a.clone()) != new.negators(h.b.clone()))?;
+    let (neg, plain) = negated_first(old, new, &al.hunks[k]);
     let p = 0.8 + 0.15 * al.ratio;
-    Some(Evidence::new(
+    let e = Evidence::new(
         Signal::Negation,
         ConflictType::DirectContradiction,
         p,
         format!("negation: \"{neg}\" vs \"{plain}\""),
-    ))
+    );
+    Some(e.at(At::Hunk(k)))
 }
 
 /// Quotes the hunk with context: the negated side first, then the plain side.
@@ -242,19 +263,21 @@ pub fn enum_swap(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
     if al.ratio < NEAR_DUPLICATE {
         return None;
     }
-    let swap = al.hunks.iter().find(|h| is_swap(old, new, h))?;
+    let k = al.hunks.iter().position(|h| is_swap(old, new, h))?;
+    let swap = &al.hunks[k];
     let p = (0.5 + 0.4 * (al.ratio - SWAP_FLOOR) / (1.0 - SWAP_FLOOR)).clamp(0.0, 0.9);
     let expl = format!(
         "changed: \"{}\" vs \"{}\"",
         old.quote(swap.a.clone()),
         new.quote(swap.b.clone())
     );
-    Some(Evidence::new(
+    let e = Evidence::new(
         Signal::Replacement,
         ConflictType::DirectContradiction,
         p,
         expl,
-    ))
+    );
+    Some(e.at(At::Hunk(k)))
 }
 
 fn is_swap(old: &Side, new: &Side, h: &Hunk) -> bool {

@@ -382,3 +382,149 @@ fn megabyte_bodies_are_assessed_quickly() {
     );
     assert!(start.elapsed().as_secs_f64() < 2.0);
 }
+
+#[test]
+fn values_of_different_subjects_are_not_flagged() {
+    let cases = [
+        (
+            "The payments service timeout is 30s.",
+            "The search service timeout is 60s.",
+        ),
+        (
+            "In production, the error budget is 5%.",
+            "In development, the error budget is 7%.",
+        ),
+        (
+            "In the us cluster, the pricing-worker client library version is 7.4.18. Set by the \
+             data team on 2024-06-28. The on-call engineer can override it with a feature flag.",
+            "In the us cluster, the sync-relay client library version is 7.5.2. Set by the data \
+             team on 2024-06-28. The on-call engineer can override it with a feature flag.",
+        ),
+        (
+            "In development, the sync-relay error budget is 5%. Set by the security team on \
+             2025-10-07.",
+            "In development, the ledger-api error budget is 9%. Set by the security team on \
+             2025-10-07.",
+        ),
+        (
+            "In staging, the sync-relay error budget is 5%.",
+            "In canary, the sync-relay error budget is 9%.",
+        ),
+        (
+            "The primary database in us-east-1 has 5 replicas.",
+            "The primary database in eu-west-1 has 7 replicas.",
+        ),
+        (
+            "Alice reviews 12 pull requests a week.",
+            "Bob reviews 20 pull requests a week.",
+        ),
+        (
+            "The timeout for uploads is 30 seconds.",
+            "The timeout for downloads is 60 seconds.",
+        ),
+        (
+            "error budget of vault-store (production): 48%, last reviewed 2026-04-28.",
+            "error budget of session-store (production): 12%, last reviewed 2026-08-04.",
+        ),
+        ("支付服务的超时时间是 30 秒", "搜索服务的超时时间是 60 秒"),
+        ("生产环境的错误预算是 5%", "测试环境的错误预算是 7%"),
+    ];
+    for (old, new) in cases {
+        assert!(check(old, new).is_none(), "{new}: {:?}", check(old, new));
+    }
+}
+
+#[test]
+fn values_of_the_same_subject_are_still_flagged() {
+    let cases = [
+        (
+            "The payments service timeout is 30s.",
+            "The payments service timeout is 60s.",
+        ),
+        (
+            "In production, the error budget is 5%.",
+            "In production, the error budget is 7%.",
+        ),
+        (
+            "In the us cluster, the pricing-worker client library version is 7.4.18. Set by the \
+             data team on 2024-06-28.",
+            "In the us cluster, the pricing-worker client library version is 7.5.2. Updated by \
+             the data team on 2024-06-28.",
+        ),
+        (
+            "In development, the sync-relay error budget is 5%.",
+            "In development, the sync-relay error budget is 9%.",
+        ),
+        // A qualifier added on one side narrows the statement; it names no other subject.
+        (
+            "The error budget is 5%.",
+            "In production, the error budget is 7%.",
+        ),
+        ("支付服务的超时时间是 30 秒", "支付服务的超时时间是 60 秒"),
+        ("生产环境的错误预算是 5%", "生产环境的错误预算是 7%"),
+    ];
+    for (old, new) in cases {
+        assert!(check(old, new).is_some(), "{new}");
+    }
+}
+
+#[test]
+fn negations_and_swaps_about_other_subjects_are_not_flagged() {
+    let cases = [
+        (
+            "The payments service supports streaming uploads.",
+            "The search service does not support streaming uploads.",
+        ),
+        (
+            "In production, the sync-relay retries failed writes.",
+            "In staging, the sync-relay does not retry failed writes.",
+        ),
+        (
+            "The fraud-scanner is owned by the storage team and pages the identity rotation.",
+            "The session-cron is owned by the infra team and pages the search rotation.",
+        ),
+        (
+            "The payments service uses Postgres.",
+            "The search service uses MySQL.",
+        ),
+        ("支付服务支持流式上传", "搜索服务不支持流式上传"),
+    ];
+    for (old, new) in cases {
+        assert!(check(old, new).is_none(), "{new}: {:?}", check(old, new));
+    }
+    // The same subjects still conflict.
+    let same = [
+        (
+            "The payments service supports streaming uploads.",
+            "The payments service does not support streaming uploads.",
+        ),
+        (
+            "The fraud-scanner is owned by the storage team.",
+            "The fraud-scanner is owned by the infra team.",
+        ),
+        ("支付服务支持流式上传", "支付服务不支持流式上传"),
+    ];
+    for (old, new) in same {
+        assert!(check(old, new).is_some(), "{new}");
+    }
+}
+
+#[test]
+fn several_swapped_objects_of_one_subject_are_still_flagged() {
+    // Swapped names later in the sentence are further changed facts, not another subject.
+    let cases = [
+        (
+            "Bonaire was part of the Netherlands Antilles until 2010, when the island became a \
+             municipality within the country of the Netherlands.",
+            "Bonaire was part of the Caribbean Antilles until 2010, when the island became a \
+             municipality within the country of Venezuela.",
+        ),
+        (
+            "Their principal world rivals are Mexico and, most recently, Spain.",
+            "Their principal continental rivals are South Korea and, most recently, Australia.",
+        ),
+    ];
+    for (old, new) in cases {
+        assert!(check(old, new).is_some(), "{new}");
+    }
+}
