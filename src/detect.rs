@@ -305,12 +305,7 @@ fn round3(x: f64) -> f64 {
 
 /// Learned credibility per source, for sources with at least one verdict.
 pub async fn credibility_table(store: &dyn Store) -> StoreResult<Vec<SourceStats>> {
-    Ok(store
-        .list_sources()
-        .await?
-        .into_iter()
-        .filter(|s| s.upheld + s.contradicted > 0)
-        .collect())
+    store.source_verdicts().await
 }
 
 fn credibility_of(table: &[SourceStats], source: Option<&str>) -> Option<f64> {

@@ -192,6 +192,8 @@ pub trait Store: Send + Sync + 'static {
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution>;
 
     async fn list_sources(&self) -> StoreResult<Vec<SourceStats>>;
+    /// Sources with at least one verdict, without node counts: cheap enough for every write.
+    async fn source_verdicts(&self) -> StoreResult<Vec<SourceStats>>;
     async fn save_report(&self, report: StoredReport) -> StoreResult<()>;
     async fn list_reports(
         &self,

@@ -174,6 +174,10 @@ impl Store for PgStore {
         conflicts::sources(&self.pool).await
     }
 
+    async fn source_verdicts(&self) -> StoreResult<Vec<SourceStats>> {
+        conflicts::source_verdicts(&self.pool).await
+    }
+
     async fn save_report(&self, report: StoredReport) -> StoreResult<()> {
         conflicts::save_report(&self.pool, report).await
     }

@@ -238,6 +238,24 @@ pub async fn sources(pool: &SqlitePool) -> StoreResult<Vec<SourceStats>> {
         .collect()
 }
 
+pub async fn source_verdicts(pool: &SqlitePool) -> StoreResult<Vec<SourceStats>> {
+    let rows = sqlx::query(
+        "select source, upheld, contradicted from sources where upheld + contradicted > 0",
+    )
+    .fetch_all(pool)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(SourceStats {
+                source: r.try_get("source")?,
+                upheld: r.try_get("upheld")?,
+                contradicted: r.try_get("contradicted")?,
+                nodes: 0,
+            })
+        })
+        .collect()
+}
+
 /// Counts a verdict for a source, in the resolution's transaction.
 pub async fn count_verdict(
     conn: &mut SqliteConnection,

@@ -175,6 +175,10 @@ impl Store for SqliteStore {
         conflicts::sources(&self.pool).await
     }
 
+    async fn source_verdicts(&self) -> StoreResult<Vec<SourceStats>> {
+        conflicts::source_verdicts(&self.pool).await
+    }
+
     async fn save_report(&self, report: StoredReport) -> StoreResult<()> {
         conflicts::save_report(self, report).await
     }

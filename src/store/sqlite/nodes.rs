@@ -13,6 +13,7 @@ use crate::domain::conflict::Conflict;
 use crate::domain::contradiction::index_tokens;
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::node::{self as dn, NewNode, Node, NodePatch};
+use crate::domain::retrieval::rarest_tokens;
 use crate::domain::time;
 use crate::store::*;
 
@@ -384,13 +385,42 @@ const CANDIDATES_BY_LABELS: &str = concat!(
 /// filtered out after the index ranks them.
 const INDEX_HITS_PER_CANDIDATE: usize = 4;
 
+/// Documents the index may rank per candidate search, and how many tokens it may use.
+const RANKING_BUDGET: i64 = 2_000;
+const MIN_QUERY_TOKENS: usize = 2;
+const MAX_QUERY_TOKENS: usize = 12;
+
+/// The new text's rarest tokens, by the index's own document frequencies.
+async fn rarest(conn: &mut SqliteConnection, tokens: &[String]) -> StoreResult<Vec<String>> {
+    if tokens.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = sqlx::query(
+        "select term, doc from nodes_fts_vocab where term in (select value from json_each($1))",
+    )
+    .bind(serde_json::to_string(tokens)?)
+    .fetch_all(&mut *conn)
+    .await?;
+    let stats = rows
+        .iter()
+        .map(|r| Ok((r.try_get::<String, _>("term")?, r.try_get::<i64, _>("doc")?)))
+        .collect::<StoreResult<Vec<_>>>()?;
+    Ok(rarest_tokens(
+        &stats,
+        RANKING_BUDGET,
+        MIN_QUERY_TOKENS,
+        MAX_QUERY_TOKENS,
+    ))
+}
+
 pub async fn candidates(pool: &SqlitePool, q: CandidateQuery) -> StoreResult<Vec<Candidate>> {
     let mut conn = pool.acquire().await?;
     let exclude = q.exclude.map(|id| id.to_string());
     let mut out: Vec<Candidate> = Vec::new();
-    if !q.tokens.is_empty() {
+    let tokens = rarest(&mut conn, &q.tokens).await?;
+    if !tokens.is_empty() {
         let rows = sqlx::query(CANDIDATES_BY_TOKENS)
-            .bind(fts_any(&q.tokens))
+            .bind(fts_any(&tokens))
             .bind(&q.scope)
             .bind(&q.memory_type)
             .bind(&exclude)

@@ -1,0 +1,66 @@
+//! Which tokens of a new text to look candidates up by. A query over common tokens makes the
+//! index rank most of the store on every write; the rarest tokens find the same near
+//! duplicates (two texts that overlap share their rare words too) at a bounded cost.
+
+/// Picks the rarest tokens, by document frequency, until their postings would exceed
+/// `budget` documents, keeping at least `min` tokens. Numbers are skipped while words remain:
+/// a changed value is exactly what differs between a fact and its update. Tokens no document
+/// has cannot find anything and are dropped.
+pub fn rarest_tokens(stats: &[(String, i64)], budget: i64, min: usize, max: usize) -> Vec<String> {
+    let is_number = |t: &str| t.chars().all(|c| c.is_ascii_digit() || c == '.');
+    let mut seen: Vec<&(String, i64)> = stats.iter().filter(|(_, df)| *df > 0).collect();
+    let words = seen.iter().filter(|(t, _)| !is_number(t)).count();
+    if words >= min {
+        seen.retain(|(t, _)| !is_number(t));
+    }
+    seen.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    let mut out = Vec::new();
+    let mut postings = 0;
+    for (token, df) in seen {
+        if out.len() >= max || (out.len() >= min && postings + df > budget) {
+            break;
+        }
+        postings += df;
+        out.push(token.clone());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(pairs: &[(&str, i64)]) -> Vec<(String, i64)> {
+        pairs.iter().map(|(t, d)| (t.to_string(), *d)).collect()
+    }
+
+    #[test]
+    fn the_rarest_words_are_chosen_within_the_budget() {
+        let s = stats(&[
+            ("team", 27000),
+            ("sync", 2500),
+            ("relay", 3300),
+            ("budget", 6700),
+            ("45", 140),
+        ]);
+        assert_eq!(rarest_tokens(&s, 2000, 2, 12), vec!["sync", "relay"]);
+        assert_eq!(
+            rarest_tokens(&s, 20000, 2, 12),
+            vec!["sync", "relay", "budget"]
+        );
+    }
+
+    #[test]
+    fn numbers_are_used_only_when_too_few_words_remain() {
+        let s = stats(&[("45", 3), ("ttl", 10)]);
+        assert_eq!(rarest_tokens(&s, 1000, 2, 12), vec!["45", "ttl"]);
+        let s = stats(&[("45", 3), ("ttl", 10), ("cache", 20)]);
+        assert_eq!(rarest_tokens(&s, 1000, 2, 12), vec!["ttl", "cache"]);
+    }
+
+    #[test]
+    fn tokens_no_document_has_are_dropped() {
+        let s = stats(&[("new", 0), ("cache", 5)]);
+        assert_eq!(rarest_tokens(&s, 1000, 2, 12), vec!["cache"]);
+    }
+}
