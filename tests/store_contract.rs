@@ -106,6 +106,7 @@ contract!(
     ],
     db: [
         a_failure_at_any_step_of_any_strategy_rolls_everything_back_and_a_retry_succeeds,
+        candidates_are_found_by_rare_tokens_among_many_common_ones,
         each_corruption_is_reported_under_its_invariant,
     ]
 );

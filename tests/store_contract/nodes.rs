@@ -332,3 +332,56 @@ pub async fn an_embedding_of_another_dimension_is_invalid(store: &dyn Store) {
         None
     );
 }
+
+/// With statistics up to date, the candidate search queries the index by the new text's rarest
+/// tokens; a near-duplicate buried among many nodes sharing the common words is still found.
+pub async fn candidates_are_found_by_rare_tokens_among_many_common_ones(
+    store: &dyn Store,
+    db: &Db,
+) {
+    // Arrange: 300 nodes sharing the common words, one sharing the rare ones too.
+    for i in 0..300 {
+        node(
+            store,
+            "service setting",
+            &format!("the service setting number {i} is set by the team"),
+        )
+        .await;
+    }
+    let target = node(
+        store,
+        "zephyr quota",
+        "the zephyr ingest quota setting is set by the team",
+    )
+    .await;
+    match db {
+        Db::Sqlite(_) => {}
+        Db::Postgres(pool) => {
+            sqlx::query("analyze nodes").execute(pool).await.unwrap();
+        }
+    }
+
+    // Act
+    let found = store
+        .candidates(concord::store::CandidateQuery {
+            exclude: None,
+            scope: "default".into(),
+            memory_type: "fact".into(),
+            tokens: concord::domain::contradiction::index_tokens(
+                "zephyr quota",
+                "the zephyr ingest quota setting is not set by the team",
+            ),
+            labels: vec![],
+            with_embedding: false,
+            limit: 5,
+        })
+        .await
+        .unwrap();
+
+    // Assert
+    assert!(
+        found.iter().any(|c| c.node.id == target.id),
+        "the near-duplicate was not among {} candidates",
+        found.len()
+    );
+}

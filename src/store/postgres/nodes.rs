@@ -14,6 +14,7 @@ use crate::domain::conflict::Conflict;
 use crate::domain::contradiction::index_tokens;
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::node::{self as dn, NewNode, Node, NodePatch};
+use crate::domain::retrieval::rarest_tokens;
 use crate::store::*;
 
 const SELECT_ONE: &str = concat!(
@@ -366,12 +367,71 @@ const CANDIDATES_BY_LABELS: &str = concat!(
 /// Label-index hits examined per vector candidate wanted.
 const LABEL_HITS_PER_CANDIDATE: usize = 4;
 
+/// Postings the index may rank per candidate search, and how many tokens it may use.
+const RANKING_BUDGET: i64 = 2_000;
+const MIN_QUERY_TOKENS: usize = 2;
+const MAX_QUERY_TOKENS: usize = 12;
+
+/// The new text's rarest tokens, by PostgreSQL's own statistics of the `tsvector` column
+/// (`ANALYZE` keeps the frequencies of its most common elements; a token not listed is rarer
+/// than the least common one listed). Without statistics every token is used.
+async fn rarest(conn: &mut PgConnection, tokens: &[String]) -> StoreResult<Vec<String>> {
+    if tokens.is_empty() {
+        return Ok(Vec::new());
+    }
+    let row = sqlx::query(
+        "select s.most_common_elems::text::text[] as elems, \
+                s.most_common_elem_freqs::float8[] as freqs, c.reltuples::float8 as total \
+         from pg_stats s join pg_class c on c.oid = 'nodes'::regclass \
+         where s.schemaname = current_schema() and s.tablename = 'nodes' \
+           and s.attname = 'search_tsv'",
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some(row) = row else {
+        return Ok(tokens.to_vec());
+    };
+    let elems: Option<Vec<String>> = row.try_get("elems")?;
+    let freqs: Option<Vec<f64>> = row.try_get("freqs")?;
+    let total: f64 = row.try_get("total")?;
+    let (Some(elems), Some(freqs)) = (elems, freqs) else {
+        return Ok(tokens.to_vec());
+    };
+    if elems.is_empty() || total <= 0.0 {
+        return Ok(tokens.to_vec());
+    }
+    let listed: HashMap<&str, f64> = elems
+        .iter()
+        .map(String::as_str)
+        .zip(freqs.iter().copied())
+        .collect();
+    let floor = freqs
+        .iter()
+        .take(elems.len())
+        .copied()
+        .fold(f64::INFINITY, f64::min);
+    let stats: Vec<(String, i64)> = tokens
+        .iter()
+        .map(|t| {
+            let freq = listed.get(t.as_str()).copied().unwrap_or(floor / 2.0);
+            (t.clone(), ((freq * total).round() as i64).max(1))
+        })
+        .collect();
+    Ok(rarest_tokens(
+        &stats,
+        RANKING_BUDGET,
+        MIN_QUERY_TOKENS,
+        MAX_QUERY_TOKENS,
+    ))
+}
+
 pub async fn candidates(pool: &PgPool, q: CandidateQuery) -> StoreResult<Vec<Candidate>> {
     let mut conn = pool.acquire().await?;
     let mut out: Vec<Candidate> = Vec::new();
-    if !q.tokens.is_empty() {
+    let tokens = rarest(&mut conn, &q.tokens).await?;
+    if !tokens.is_empty() {
         let rows = sqlx::query(CANDIDATES_BY_TOKENS)
-            .bind(tsquery(&q.tokens, " | "))
+            .bind(tsquery(&tokens, " | "))
             .bind(&q.scope)
             .bind(&q.memory_type)
             .bind(q.exclude)
