@@ -250,19 +250,9 @@ fn overlap_of(a: &str, b: &str) -> f64 {
     )
 }
 
-fn side(text: &str) -> Side<'_> {
-    let tokens = tokens::tokenize(text);
-    let values = values::extract(&tokens, text);
-    Side {
-        text,
-        tokens,
-        values,
-    }
-}
-
 /// Heuristic tier: overlap gate, then the strongest opposing signal.
 fn heuristic(text_old: &str, text_new: &str, cfg: &DetectConfig) -> Option<Verdict> {
-    let (old, new) = (side(text_old), side(text_new));
+    let (old, new) = (Side::analyse(text_old), Side::analyse(text_new));
     let overlap = tokens::jaccard(
         &tokens::unit_set(&old.tokens),
         &tokens::unit_set(&new.tokens),

@@ -172,18 +172,7 @@ pub fn keyed_change(old: &Side, new: &Side) -> Option<Evidence> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{tokens, values};
     use super::*;
-
-    fn side(text: &str) -> Side<'_> {
-        let tokens = tokens::tokenize(text);
-        let values = values::extract(&tokens, text);
-        Side {
-            text,
-            tokens,
-            values,
-        }
-    }
 
     #[test]
     fn keyed_values_conflict_only_on_the_same_counted_noun() {
@@ -205,20 +194,25 @@ mod tests {
             ),
         ];
         for (a, b, want) in cases {
-            assert_eq!(keyed_change(&side(a), &side(b)).is_some(), want, "{b}");
+            assert_eq!(
+                keyed_change(&Side::analyse(a), &Side::analyse(b)).is_some(),
+                want,
+                "{b}"
+            );
         }
     }
 
     #[test]
     fn a_list_containing_a_consistent_value_does_not_conflict() {
-        let old = side("The bot answers in 2 languages in Asia and 5 languages in Europe.");
-        assert!(keyed_change(&old, &side("The bot answers in 5 languages.")).is_none());
+        let old =
+            Side::analyse("The bot answers in 2 languages in Asia and 5 languages in Europe.");
+        assert!(keyed_change(&old, &Side::analyse("The bot answers in 5 languages.")).is_none());
     }
 
     #[test]
     fn figures_stamped_with_different_dates_are_different_moments() {
-        let old = side("As of 12 April 2020 there were 599 cases.");
-        let new = side("By 20 April 2020 there were more than 700 cases.");
+        let old = Side::analyse("As of 12 April 2020 there were 599 cases.");
+        let new = Side::analyse("By 20 April 2020 there were more than 700 cases.");
         assert!(different_moments(&old, &new));
         assert!(keyed_change(&old, &new).is_none());
     }

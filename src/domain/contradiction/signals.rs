@@ -17,7 +17,18 @@ pub struct Side<'t> {
     pub values: Vec<Value>,
 }
 
-impl Side<'_> {
+impl<'t> Side<'t> {
+    /// Tokenises a text and finds its values.
+    pub fn analyse(text: &'t str) -> Self {
+        let tokens = super::tokens::tokenize(text);
+        let values = super::values::extract(&tokens, text);
+        Side {
+            text,
+            tokens,
+            values,
+        }
+    }
+
     /// Quotes tokens `r`, widened to whitespace so "us-east-1" is quoted whole.
     pub fn quote(&self, r: std::ops::Range<usize>) -> String {
         if r.is_empty() || r.end > self.tokens.len() {
@@ -323,25 +334,15 @@ fn is_name_like(s: &Side, i: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{align, tokens, values};
+    use super::super::align;
     use super::*;
-
-    fn side(text: &str) -> Side<'_> {
-        let tokens = tokens::tokenize(text);
-        let values = values::extract(&tokens, text);
-        Side {
-            text,
-            tokens,
-            values,
-        }
-    }
 
     fn aligned(
         a: &str,
         b: &str,
         f: fn(&Side, &Side, &Alignment) -> Option<Evidence>,
     ) -> Option<Evidence> {
-        let (sa, sb) = (side(a), side(b));
+        let (sa, sb) = (Side::analyse(a), Side::analyse(b));
         let al = align::align(&sa.tokens, &sb.tokens)?;
         f(&sa, &sb, &al)
     }
@@ -359,13 +360,13 @@ mod tests {
     #[test]
     fn loose_negation_needs_the_negated_word_on_the_other_side() {
         let hit = loose_negation(
-            &side("Nginx serves static files."),
-            &side("In production nginx does not serve files."),
+            &Side::analyse("Nginx serves static files."),
+            &Side::analyse("In production nginx does not serve files."),
         );
         assert!(hit.is_some());
         let miss = loose_negation(
-            &side("Nginx serves static files."),
-            &side("The proxy does not cache responses."),
+            &Side::analyse("Nginx serves static files."),
+            &Side::analyse("The proxy does not cache responses."),
         );
         assert!(miss.is_none());
     }
@@ -389,16 +390,22 @@ mod tests {
 
     #[test]
     fn replacement_cue_already_in_the_stored_memory_is_not_new() {
-        let old = side("We switched to Postgres last year.");
-        assert!(replacement(&old, &side("We switched to Postgres in 2023.")).is_none());
-        assert!(replacement(&side("We use Postgres."), &side("We switched to MySQL.")).is_some());
+        let old = Side::analyse("We switched to Postgres last year.");
+        assert!(replacement(&old, &Side::analyse("We switched to Postgres in 2023.")).is_none());
+        assert!(
+            replacement(
+                &Side::analyse("We use Postgres."),
+                &Side::analyse("We switched to MySQL.")
+            )
+            .is_some()
+        );
     }
 
     #[test]
     fn scope_outside_near_duplicates_stays_below_the_flag() {
         let e = scope(
-            &side("All regions replicate the data nightly."),
-            &side("Only Europe keeps a copy offline."),
+            &Side::analyse("All regions replicate the data nightly."),
+            &Side::analyse("Only Europe keeps a copy offline."),
             None,
         );
         assert!(e.is_some_and(|e| e.probability < 0.5));

@@ -354,21 +354,11 @@ fn identifiers(side: &Side) -> HashSet<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{align, tokens, values};
+    use super::super::align;
     use super::*;
 
-    fn side(text: &str) -> Side<'_> {
-        let tokens = tokens::tokenize(text);
-        let values = values::extract(&tokens, text);
-        Side {
-            text,
-            tokens,
-            values,
-        }
-    }
-
     fn subject_hunks(a: &str, b: &str) -> usize {
-        let (sa, sb) = (side(a), side(b));
+        let (sa, sb) = (Side::analyse(a), Side::analyse(b));
         let al = align::align(&sa.tokens, &sb.tokens).expect("aligns");
         al.hunks
             .iter()
@@ -378,7 +368,9 @@ mod tests {
 
     #[test]
     fn subject_tokens_are_recognised_by_form() {
-        let s = side("In staging, the sync-relay on gateway2 talks to Redis in the eu cluster.");
+        let s = Side::analyse(
+            "In staging, the sync-relay on gateway2 talks to Redis in the eu cluster.",
+        );
         let subjects: Vec<&str> = (0..s.tokens.len())
             .filter(|&i| is_identifier(&s, i) || is_name(&s, i))
             .map(|i| s.tokens[i].norm.as_str())
@@ -454,7 +446,11 @@ mod tests {
             ),
         ];
         for (a, b, want) in cases {
-            assert_eq!(loose_agree(&side(a), &side(b)), want, "{a} / {b}");
+            assert_eq!(
+                loose_agree(&Side::analyse(a), &Side::analyse(b)),
+                want,
+                "{a} / {b}"
+            );
         }
     }
 }
