@@ -132,6 +132,17 @@ pub struct WakeBatch {
     pub pending_total: i64,
 }
 
+impl WakeBatch {
+    /// `pending_after` counts every pending conflict after the cursor, returned ones included.
+    pub fn new(conflicts: Vec<Conflict>, pending_after: i64, pending_total: i64) -> Self {
+        Self {
+            more: (pending_after - conflicts.len() as i64).max(0),
+            pending_total,
+            conflicts,
+        }
+    }
+}
+
 /// A change to the conflict queue, as the SSE stream reports it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {

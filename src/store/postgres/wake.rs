@@ -42,12 +42,11 @@ pub async fn batch(pool: &PgPool, after: i64, max: usize) -> StoreResult<WakeBat
     .bind(after)
     .fetch_one(&mut *conn)
     .await?;
-    let pending_after: i64 = counts.try_get("after")?;
-    Ok(WakeBatch {
-        more: (pending_after - conflicts.len() as i64).max(0),
-        pending_total: counts.try_get("total")?,
+    Ok(WakeBatch::new(
         conflicts,
-    })
+        counts.try_get("after")?,
+        counts.try_get("total")?,
+    ))
 }
 
 pub async fn events_after(pool: &PgPool, after: i64, limit: usize) -> StoreResult<Vec<Event>> {
