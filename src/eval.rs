@@ -8,10 +8,10 @@ use std::io::BufRead;
 use std::time::Instant;
 
 use concord::config::{EvalArgs, Settings};
-use concord::detect::Detector;
 use concord::domain::contradiction::{DetectConfig, Memory, assess};
 use concord::domain::node::{NewNode, NodeInput};
 use concord::domain::time;
+use concord::service::detect::Detector;
 use serde::{Deserialize, Serialize};
 
 #[derive(Deserialize)]

@@ -1,19 +1,13 @@
 //! concord: contradiction-aware long-term memory for AI agents.
 //!
-//! Layers point one way: `api` (HTTP only) → `store` (one trait, two databases) → `domain`
-//! (pure types and rules). `detect` and `queue` orchestrate a store and the domain rules for
-//! the handlers that need more than one store call.
+//! Layers point one way: `api` (HTTP only) → `service` (the use cases: write with detection,
+//! queue, report) → `store` (one trait, two databases) → `domain` (pure types and rules).
+//! `state` wires a store, the detector and the settings together for the front doors.
 
 pub mod api;
 pub mod config;
-pub mod detect;
 pub mod domain;
-pub mod error;
-pub mod failpoints;
-pub mod llm;
-pub mod notify;
-pub mod queue;
-pub mod report;
+pub mod service;
 pub mod state;
 pub mod store;
 pub mod telemetry;

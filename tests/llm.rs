@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, Method, Request, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use concord::config::{LlmArgs, Secret, Settings};
 use concord::domain::contradiction::ConflictType;
-use concord::llm::{LlmClient, LlmError, Pair};
+use concord::service::llm::{LlmClient, LlmError, Pair};
 use concord::store::sqlite::SqliteStore;
 use http_body_util::BodyExt;
 use serde_json::{Value, json};

@@ -12,10 +12,10 @@ use uuid::Uuid;
 
 use super::dto::ConflictDto;
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
+use crate::api::error::{ApiError, Problem};
 use crate::domain::conflict::{CONFLICT_TYPES, ConflictFilter, Status};
 use crate::domain::time;
-use crate::error::{ApiError, Problem};
-use crate::queue::{self, ManualConflict};
+use crate::service::queue::{self, ManualConflict};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {

@@ -11,8 +11,8 @@ use uuid::Uuid;
 
 use super::dto::EdgeDto;
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
+use crate::api::error::{ApiError, Problem};
 use crate::domain::edge::{Direction, EdgeInput};
-use crate::error::{ApiError, Problem};
 use crate::state::AppState;
 use crate::store::EdgeQuery;
 

@@ -15,11 +15,11 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use crate::api::error::{ApiError, Problem};
 use crate::domain::time;
-use crate::error::{ApiError, Problem};
-use crate::notify::{Subscription, Woken};
 use crate::state::AppState;
 use crate::store::Event;
+use crate::store::notify::{Subscription, Woken};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(stream_events))

@@ -9,7 +9,7 @@ use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 use uuid::Uuid;
 
-use crate::error::ApiError;
+use crate::api::error::ApiError;
 
 /// Largest request body accepted.
 pub const BODY_LIMIT: usize = 2 * 1024 * 1024;

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::error::{ApiError, Problem};
+use crate::api::error::{ApiError, Problem};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {

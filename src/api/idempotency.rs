@@ -11,8 +11,8 @@ use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
 use super::extract::BODY_LIMIT;
+use crate::api::error::ApiError;
 use crate::domain::conflict::hex;
-use crate::error::ApiError;
 use crate::state::AppState;
 use crate::store::{IdempotencyBegin, StoredResponse};
 
@@ -49,8 +49,10 @@ async fn run(
             .into_response()
         })?
         .to_owned();
-    let scope =
-        super::auth::authorised_key(&state, &req).map_or_else(|| "-".to_owned(), |d| hex(&d));
+    let scope = req
+        .extensions()
+        .get::<super::auth::Caller>()
+        .map_or_else(|| "-".to_owned(), |c| hex(&c.0));
     let (parts, body) = req.into_parts();
     let bytes = to_bytes(body, BODY_LIMIT)
         .await

@@ -21,7 +21,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tokio::sync::Semaphore;
 
-use crate::error::ApiError;
+use crate::api::error::ApiError;
 
 /// The limits' shared state; cheap to clone.
 #[derive(Clone)]

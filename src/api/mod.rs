@@ -6,6 +6,7 @@ pub mod auth;
 mod conflicts;
 pub mod dto;
 mod edges;
+pub mod error;
 mod events;
 pub mod extract;
 mod health;
@@ -26,7 +27,7 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::error::ApiError;
+use crate::api::error::ApiError;
 use crate::state::AppState;
 
 #[derive(OpenApi)]
@@ -83,7 +84,10 @@ pub fn app(state: AppState) -> Router {
         .fallback(|| async { ApiError::NoRoute.into_response() })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed.into_response() })
         .layer(from_fn_with_state(state.clone(), idempotency::idempotent))
-        .layer(from_fn_with_state(state.clone(), auth::require_key))
+        .layer(from_fn_with_state(
+            auth::ApiKeys::new(&state.settings.api_keys),
+            auth::require_key,
+        ))
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
         .layer(from_fn(limits::utf8_query))
         .layer(from_fn_with_state(limits, limits::enforce))

@@ -11,10 +11,10 @@ use uuid::Uuid;
 
 use super::dto::{ConflictHitDto, NodeDto, NodeStateDto, present};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
+use crate::api::error::{ApiError, Problem};
 use crate::domain::contradiction::{Sensitivity, index_tokens};
 use crate::domain::node::{NewNode, NodeInput, NodePatch, PatchInput};
 use crate::domain::time;
-use crate::error::{ApiError, Problem};
 use crate::state::AppState;
 use crate::store::NodeQuery;
 
@@ -361,7 +361,7 @@ pub async fn check_node(
             conflict_id: None,
             old_node_id: f.old.id,
             conflict_type: f.verdict.conflict_type.as_str().to_owned(),
-            probability: crate::detect::detection_of(&f.verdict).probability,
+            probability: crate::service::detect::detection_of(&f.verdict).probability,
             signals: f
                 .verdict
                 .signals

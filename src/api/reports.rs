@@ -8,10 +8,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::{AppJson, AppQuery, page_args};
+use crate::api::error::{ApiError, Problem};
 use crate::domain::contradiction::Sensitivity;
 use crate::domain::validate::Errors;
-use crate::error::{ApiError, Problem};
-use crate::report::{self, Report, TopicCheck};
+use crate::service::report::{self, Report, TopicCheck};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {

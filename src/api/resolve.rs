@@ -11,11 +11,11 @@ use uuid::Uuid;
 
 use super::dto::ActionDto;
 use super::extract::{AppJson, IdPath};
+use crate::api::error::{ApiError, Problem};
 use crate::domain::plan::Resolve;
+use crate::domain::resolution::Resolution;
 use crate::domain::time;
-use crate::error::{ApiError, Problem};
 use crate::state::AppState;
-use crate::store::Resolution;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

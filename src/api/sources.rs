@@ -7,8 +7,8 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::api::error::{ApiError, Problem};
 use crate::domain::credibility;
-use crate::error::{ApiError, Problem};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {

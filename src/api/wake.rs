@@ -18,12 +18,12 @@ use uuid::Uuid;
 
 use super::dto::RecommendationDto;
 use super::extract::AppQuery;
+use crate::api::error::{ApiError, Problem};
 use crate::domain::time;
 use crate::domain::wake::{self, SideText};
-use crate::error::{ApiError, Problem};
-use crate::notify::Woken;
 use crate::state::AppState;
 use crate::store::WakeBatch;
+use crate::store::notify::Woken;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(wake_conflicts))

@@ -10,6 +10,7 @@ pub mod node;
 pub mod plan;
 pub mod recommend;
 pub mod report;
+pub mod resolution;
 pub mod retrieval;
 pub mod time;
 pub mod validate;

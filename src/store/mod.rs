@@ -3,6 +3,8 @@
 //! type crosses the trait, so the API layer never knows which database it talks to.
 
 mod error;
+pub mod failpoints;
+pub mod notify;
 pub mod postgres;
 pub(crate) mod resolution;
 pub(crate) mod sql;
@@ -13,13 +15,12 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use uuid::Uuid;
 
-use crate::domain::conflict::{
-    Action, Conflict, ConflictFilter, ConflictStats, NewConflict, Strategy,
-};
+use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::edge::{Direction, Edge};
 use crate::domain::node::{NewNode, Node, NodePatch, NodeState};
 use crate::domain::plan::Resolve;
+use crate::domain::resolution::Resolution;
 use crate::domain::time::Timestamp;
 
 pub use error::StoreError;
@@ -97,19 +98,6 @@ pub struct CandidateQuery {
 pub struct DetectedConflict {
     pub conflict: NewConflict,
     pub edge: Edge,
-}
-
-/// The outcome of a resolution, as stored for replay.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Resolution {
-    pub conflict_id: Uuid,
-    pub strategy: Strategy,
-    pub old_node_id: Option<Uuid>,
-    pub new_node_id: Option<Uuid>,
-    pub actions: Vec<Action>,
-    pub resolved_at: Timestamp,
-    #[serde(default)]
-    pub replayed: bool,
 }
 
 /// Per-source verdict counters.
@@ -218,7 +206,7 @@ pub trait Store: Send + Sync + 'static {
     async fn events_after(&self, after: i64, limit: usize) -> StoreResult<Vec<Event>>;
     /// Delivers commits made by other processes to `notifier` from now on (PostgreSQL
     /// LISTEN/NOTIFY). SQLite has no such channel: one process serves one database file.
-    async fn listen(&self, notifier: std::sync::Arc<crate::notify::Notifier>) -> StoreResult<()>;
+    async fn listen(&self, notifier: std::sync::Arc<notify::Notifier>) -> StoreResult<()>;
 
     async fn idempotency_begin(
         &self,

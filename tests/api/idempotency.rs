@@ -93,7 +93,7 @@ async fn a_validation_error_is_stored_and_replayed_too(app: TestApp) {
 async fn a_server_error_is_not_stored_so_a_retry_executes(app: TestApp) {
     let (c, _, _) = app.conflict("a", "b").await;
     let body = json!({"conflict_id": c["id"], "resolution": "keep_both"});
-    concord::failpoints::arm(
+    concord::store::failpoints::arm(
         uuid::Uuid::parse_str(c["id"].as_str().unwrap()).unwrap(),
         "conflict_resolved",
     );

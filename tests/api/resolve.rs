@@ -339,7 +339,7 @@ async fn keeping_a_node_that_went_dormant_is_stale_and_writes_nothing(app: TestA
 async fn a_failed_step_rolls_back_and_a_retry_succeeds(app: TestApp) {
     let (c, o, _) = app.conflict("a", "b").await;
     let cid = uuid::Uuid::parse_str(id(&c)).unwrap();
-    concord::failpoints::arm(cid, "edge_created");
+    concord::store::failpoints::arm(cid, "edge_created");
     let p = resolve(&app, &c, json!({"resolution": "new_is_current"}))
         .await
         .assert_problem(

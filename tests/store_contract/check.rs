@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 
 use concord::domain::conflict::Action;
 use concord::domain::node::NodeInput;
-use concord::store::{Resolution, Store};
+use concord::domain::resolution::Resolution;
+use concord::store::Store;
 use uuid::Uuid;
 
 use super::support::*;

@@ -226,7 +226,7 @@ pub async fn a_failure_at_any_step_of_any_strategy_rolls_everything_back_and_a_r
         for (k, step) in steps.iter().enumerate() {
             // Act
             let before = db.dump().await;
-            concord::failpoints::arm(id, step);
+            concord::store::failpoints::arm(id, step);
             let result = resolve(store, id, strategy).await;
 
             // Assert

@@ -10,8 +10,9 @@ use concord::domain::contradiction::index_tokens;
 use concord::domain::edge::{Direction, Edge};
 use concord::domain::node::{NewNode, Node, NodeInput, NodeState};
 use concord::domain::plan::Resolve;
+use concord::domain::resolution::Resolution;
 use concord::domain::time;
-use concord::store::{EdgeQuery, Resolution, Store, StoreResult};
+use concord::store::{EdgeQuery, Store, StoreResult};
 use sqlx::{Row, TypeInfo, ValueRef};
 use uuid::Uuid;
 

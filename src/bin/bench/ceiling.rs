@@ -7,9 +7,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use concord::config::Settings;
-use concord::detect::{Detector, MAX_CANDIDATES, Probe};
 use concord::domain::contradiction::index_tokens;
 use concord::domain::plan::Resolve;
+use concord::service::detect::{Detector, MAX_CANDIDATES, Probe};
 use concord::store::{self, CandidateQuery, Store};
 use uuid::Uuid;
 

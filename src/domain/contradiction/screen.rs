@@ -1,5 +1,5 @@
 //! The filters every tier applies before judging a pair, and the sensitivity rules for the
-//! optional LLM tier. Pure: the LLM call itself lives in `crate::llm`; this module only says
+//! optional LLM tier. Pure: the LLM call itself lives in `crate::service::llm`; this module only says
 //! which pairs are worth asking about and what an answer means at a given sensitivity.
 
 use super::{ConflictType, DetectConfig, FLAG, LENIENT_FLAG, Memory, Sensitivity, Tier, Verdict};

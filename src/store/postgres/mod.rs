@@ -223,7 +223,10 @@ impl Store for PgStore {
         wake::events_after(&self.pool, after, limit).await
     }
 
-    async fn listen(&self, notifier: std::sync::Arc<crate::notify::Notifier>) -> StoreResult<()> {
+    async fn listen(
+        &self,
+        notifier: std::sync::Arc<crate::store::notify::Notifier>,
+    ) -> StoreResult<()> {
         wake::listen(&self.pool, notifier).await
     }
 }

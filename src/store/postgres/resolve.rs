@@ -134,7 +134,7 @@ async fn execute(
         Step::MarkResolved => mark_resolved(conn, step, conflict, req, plan, done).await?,
     }
     let action = step.action(conflict.id, moved);
-    crate::failpoints::hit(conflict.id, action.name())?;
+    crate::store::failpoints::hit(conflict.id, action.name())?;
     Ok(action)
 }
 

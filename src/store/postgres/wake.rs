@@ -12,7 +12,7 @@ use sqlx::{PgPool, Row};
 use super::EVENTS_CHANNEL;
 use super::rows::{self, conflict_columns};
 use crate::domain::time::Timestamp;
-use crate::notify::Notifier;
+use crate::store::notify::Notifier;
 use crate::store::*;
 
 const BATCH: &str = concat!(

@@ -224,7 +224,10 @@ impl Store for SqliteStore {
         wake::events_after(&self.pool, after, limit).await
     }
 
-    async fn listen(&self, notifier: std::sync::Arc<crate::notify::Notifier>) -> StoreResult<()> {
+    async fn listen(
+        &self,
+        notifier: std::sync::Arc<crate::store::notify::Notifier>,
+    ) -> StoreResult<()> {
         wake::listen(&self.pool, notifier).await
     }
 }

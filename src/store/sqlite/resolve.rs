@@ -142,6 +142,6 @@ async fn execute(
         }
     }
     let action = step.action(conflict.id, moved);
-    crate::failpoints::hit(conflict.id, action.name())?;
+    crate::store::failpoints::hit(conflict.id, action.name())?;
     Ok(action)
 }

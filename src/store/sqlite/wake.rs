@@ -6,7 +6,7 @@ use std::sync::Arc;
 use sqlx::{Row, SqlitePool};
 
 use super::rows::{self, conflict_columns};
-use crate::notify::Notifier;
+use crate::store::notify::Notifier;
 use crate::store::*;
 
 const BATCH: &str = concat!(

@@ -6,11 +6,11 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::detect::{Probe, credibility_table, recommend_for};
 use crate::domain::contradiction::{self, DetectConfig, Memory, Sensitivity, index_tokens};
 use crate::domain::node::Node;
 use crate::domain::report as grade;
 use crate::domain::time;
+use crate::service::detect::{Probe, credibility_table, recommend_for};
 use crate::store::{NodeQuery, Store, StoreResult, StoredReport};
 
 /// What to report on.

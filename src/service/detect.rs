@@ -17,7 +17,7 @@ use crate::domain::edge::{self, Edge};
 use crate::domain::node::{NewNode, Node};
 use crate::domain::recommend::{self, Side};
 use crate::domain::time::{self, Timestamp};
-use crate::llm::{LlmClient, LlmError, Pair};
+use crate::service::llm::{LlmClient, LlmError, Pair};
 use crate::store::{Candidate, CandidateQuery, DetectedConflict, SourceStats, Store, StoreResult};
 
 /// How many candidates the index may return per write.

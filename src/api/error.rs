@@ -10,7 +10,8 @@ use uuid::Uuid;
 
 use crate::api::dto::{ActionDto, NodeStateDto};
 use crate::domain::FieldError;
-use crate::store::{Resolution, StoreError};
+use crate::domain::resolution::Resolution;
+use crate::store::StoreError;
 use crate::telemetry;
 
 #[derive(Debug, thiserror::Error)]

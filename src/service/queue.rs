@@ -3,12 +3,12 @@
 
 use uuid::Uuid;
 
-use crate::detect::{Probe, credibility_table, recommend_for};
 use crate::domain::FieldError;
 use crate::domain::conflict::{CONFLICT_TYPES, Conflict, Detection, NewConflict};
 use crate::domain::node::MAX_BODY_BYTES;
 use crate::domain::time;
 use crate::domain::validate::Errors;
+use crate::service::detect::{Probe, credibility_table, recommend_for};
 use crate::store::{Store, StoreError, StoreResult};
 
 /// Raw fields of `POST /conflicts`.
