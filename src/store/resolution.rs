@@ -24,7 +24,7 @@ pub fn already_resolved(
 pub fn plan_error(e: PlanError) -> StoreError {
     match e {
         PlanError::Stale { node_id, state } => StoreError::Stale { node_id, state },
-        PlanError::MissingOldNode => StoreError::NotFound,
+        PlanError::MissingOldNode => StoreError::NotFound("node"),
     }
 }
 

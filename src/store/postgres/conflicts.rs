@@ -117,7 +117,7 @@ pub async fn queue(store: &PgStore, c: NewConflict) -> StoreResult<(Conflict, bo
         .fetch_optional(&mut *tx)
         .await?;
         // No pending conflict and nothing inserted: the old node does not exist.
-        get_in(&mut tx, id.ok_or(StoreError::NotFound)?).await?
+        get_in(&mut tx, id.ok_or(StoreError::NotFound("node"))?).await?
     };
     tx.commit().await?;
     Ok((conflict, inserted))
@@ -128,7 +128,7 @@ pub async fn get_in(conn: &mut PgConnection, id: Uuid) -> StoreResult<Conflict> 
         .bind(id)
         .fetch_optional(&mut *conn)
         .await?
-        .ok_or(StoreError::NotFound)?;
+        .ok_or(StoreError::NotFound("conflict"))?;
     rows::conflict(&row)
 }
 

@@ -136,8 +136,8 @@ async fn fetch_with(conn: &mut PgConnection, sql: &'static str, id: Uuid) -> Sto
         .bind(id)
         .fetch_optional(&mut *conn)
         .await?
-        .ok_or(StoreError::NotFound)?;
-    rows::node(&row, "")?.ok_or(StoreError::NotFound)
+        .ok_or(StoreError::NotFound("node"))?;
+    rows::node(&row, "")?.ok_or(StoreError::NotFound("node"))
 }
 
 pub async fn get_with_embedding(pool: &PgPool, id: Uuid) -> StoreResult<(Node, Option<Vec<f32>>)> {
@@ -147,7 +147,7 @@ pub async fn get_with_embedding(pool: &PgPool, id: Uuid) -> StoreResult<(Node, O
             .bind(id)
             .fetch_optional(pool)
             .await?
-            .ok_or(StoreError::NotFound)?;
+            .ok_or(StoreError::NotFound("node"))?;
     Ok((node, bytes.as_deref().map(dn::embedding_from_bytes)))
 }
 
@@ -224,7 +224,7 @@ pub async fn delete_in(conn: &mut PgConnection, id: Uuid) -> StoreResult<()> {
             .fetch_optional(&mut *conn)
             .await?;
     if locked.is_none() {
-        return Err(StoreError::NotFound);
+        return Err(StoreError::NotFound("node"));
     }
     sqlx::query("delete from conflict_queue where old_node_id = $1 and status = 'pending'")
         .bind(id)
@@ -291,7 +291,7 @@ pub async fn list(pool: &PgPool, q: NodeQuery) -> StoreResult<Page<Node>> {
     let rows = query.fetch_all(&mut *conn).await?;
     let mut keyed = Vec::with_capacity(rows.len());
     for row in &rows {
-        let node = rows::node(row, "")?.ok_or(StoreError::NotFound)?;
+        let node = rows::node(row, "")?.ok_or(StoreError::NotFound("node"))?;
         let key = match q.tokens {
             Some(_) => row.try_get::<f64, _>("score")?.to_string(),
             None => crate::domain::time::format(&node.created_at),
@@ -465,7 +465,7 @@ pub async fn candidates(pool: &PgPool, q: CandidateQuery) -> StoreResult<Vec<Can
 fn candidate(row: &sqlx::postgres::PgRow) -> StoreResult<Candidate> {
     let embedding: Option<Vec<u8>> = row.try_get("embedding")?;
     Ok(Candidate {
-        node: rows::node(row, "")?.ok_or(StoreError::NotFound)?,
+        node: rows::node(row, "")?.ok_or(StoreError::NotFound("node"))?,
         embedding: embedding.as_deref().map(dn::embedding_from_bytes),
         remembered: row.try_get("remembered")?,
     })

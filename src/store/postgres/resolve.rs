@@ -66,7 +66,7 @@ async fn lock(tx: &mut Tx, conflict_id: Uuid) -> StoreResult<()> {
     .bind(conflict_id)
     .fetch_optional(&mut **tx)
     .await?
-    .ok_or(StoreError::NotFound)?;
+    .ok_or(StoreError::NotFound("conflict"))?;
     let ids: Vec<Uuid> = ["old_node_id", "new_node_id"]
         .into_iter()
         .map(|c| row.try_get::<Option<Uuid>, _>(c))
@@ -115,7 +115,10 @@ async fn execute(
             labels,
             ..
         } => {
-            let old = conflict.old_node.as_ref().ok_or(StoreError::NotFound)?;
+            let old = conflict
+                .old_node
+                .as_ref()
+                .ok_or(StoreError::NotFound("node"))?;
             sqlx::query(
                 "update nodes set body = $2, labels = $3, search_tokens = $4, updated_at = $5 \
                  where node_id = $1",

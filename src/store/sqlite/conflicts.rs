@@ -94,7 +94,11 @@ pub async fn queue(store: &SqliteStore, c: NewConflict) -> StoreResult<(Conflict
         .fetch_optional(&mut *tx)
         .await?;
         // No pending conflict and nothing inserted: the old node does not exist.
-        get_in(&mut tx, rows::uuid(&id.ok_or(StoreError::NotFound)?)?).await?
+        get_in(
+            &mut tx,
+            rows::uuid(&id.ok_or(StoreError::NotFound("node"))?)?,
+        )
+        .await?
     };
     tx.commit().await?;
     Ok((conflict, inserted))
@@ -105,7 +109,7 @@ pub async fn get_in(conn: &mut SqliteConnection, id: Uuid) -> StoreResult<Confli
         .bind(id.to_string())
         .fetch_optional(&mut *conn)
         .await?
-        .ok_or(StoreError::NotFound)?;
+        .ok_or(StoreError::NotFound("conflict"))?;
     rows::conflict(&row)
 }
 

@@ -124,8 +124,8 @@ pub async fn fetch(conn: &mut SqliteConnection, id: Uuid) -> StoreResult<Node> {
         .bind(id.to_string())
         .fetch_optional(&mut *conn)
         .await?
-        .ok_or(StoreError::NotFound)?;
-    rows::node(&row, "")?.ok_or(StoreError::NotFound)
+        .ok_or(StoreError::NotFound("node"))?;
+    rows::node(&row, "")?.ok_or(StoreError::NotFound("node"))
 }
 
 pub async fn get_with_embedding(
@@ -229,7 +229,7 @@ pub async fn delete_in(conn: &mut SqliteConnection, id: Uuid) -> StoreResult<()>
         .execute(&mut *conn)
         .await?;
     if deleted.rows_affected() == 0 {
-        return Err(StoreError::NotFound);
+        return Err(StoreError::NotFound("node"));
     }
     Ok(())
 }
@@ -288,7 +288,7 @@ pub async fn list(pool: &SqlitePool, q: NodeQuery) -> StoreResult<Page<Node>> {
     let mut items = Vec::with_capacity(rows.len());
     let mut keys = Vec::with_capacity(rows.len());
     for row in &rows {
-        let node = rows::node(row, "")?.ok_or(StoreError::NotFound)?;
+        let node = rows::node(row, "")?.ok_or(StoreError::NotFound("node"))?;
         let key = match q.tokens {
             Some(_) => row.try_get::<f64, _>("score")?.to_string(),
             None => time::format(&node.created_at),
@@ -455,7 +455,7 @@ pub async fn candidates(pool: &SqlitePool, q: CandidateQuery) -> StoreResult<Vec
 fn candidate(row: &sqlx::sqlite::SqliteRow) -> StoreResult<Candidate> {
     let embedding: Option<Vec<u8>> = row.try_get("embedding")?;
     Ok(Candidate {
-        node: rows::node(row, "")?.ok_or(StoreError::NotFound)?,
+        node: rows::node(row, "")?.ok_or(StoreError::NotFound("node"))?,
         embedding: embedding.as_deref().map(dn::embedding_from_bytes),
         remembered: row.try_get("remembered")?,
     })

@@ -88,7 +88,10 @@ async fn execute(
             labels,
             ..
         } => {
-            let old = conflict.old_node.as_ref().ok_or(StoreError::NotFound)?;
+            let old = conflict
+                .old_node
+                .as_ref()
+                .ok_or(StoreError::NotFound("node"))?;
             sqlx::query(
                 "update nodes set body = $2, labels = $3, search_tokens = $4, updated_at = $5 \
                  where node_id = $1",
