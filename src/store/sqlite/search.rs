@@ -1,31 +1,132 @@
-//! `concord check` on SQLite: every invariant is one read-only query that returns one line per
-//! offending row (at most 100 of them), plus the FTS5 index's own integrity check and a
-//! recomputation of each node's search tokens. Only what must hold is asserted: a later write
-//! may legitimately undo a resolution's effect (a node deleted, an edge moved by a merge, a
-//! state changed afterwards), and those cases are excluded.
+//! Full-text search on SQLite (an FTS5 table over `search_tokens`, kept by triggers), its token
+//! statistics (`nodes_fts_vocab`), and the checks that read JSON with `json_each`.
 
-use sqlx::SqlitePool;
+use sqlx::{Row, Sqlite, SqliteConnection, SqlitePool};
 
-use crate::domain::contradiction::index_tokens;
-use crate::store::{StoreResult, Violation};
+use crate::domain::retrieval::rarest_tokens;
+use crate::store::backend::{Id, QueryExt, Texts};
+use crate::store::sql::node_columns;
+use crate::store::{CandidateQuery, StoreResult, Violation};
 
-/// `(invariant, query returning one text column per violation, at most 100 rows)`.
-const CHECKS: &[(&str, &str)] = &[
-    (
-        "edge_endpoint_missing",
-        "select 'edge ' || e.edge_id || ' points at missing node ' || \
-           case when s.node_id is null then e.source_id else e.target_id end \
-         from edges e left join nodes s on s.node_id = e.source_id \
-           left join nodes t on t.node_id = e.target_id \
-         where s.node_id is null or t.node_id is null \
-         limit 100",
-    ),
-    (
-        "label_node_missing",
-        "select 'label ' || l.label || ' indexes missing node ' || l.node_id from node_labels l \
-         where not exists (select 1 from nodes n where n.node_id = l.node_id) \
-         limit 100",
-    ),
+/// Full-text hits are materialised before the join for the same reason as candidates.
+pub const LIST_RANKED: &str = concat!(
+    "with hits as materialized (select rowid, bm25(nodes_fts) as score from nodes_fts \
+     where nodes_fts match $7) \
+     select * from (select ",
+    node_columns!("n", ""),
+    ", hits.score as score from hits join nodes n on n.rowid = hits.rowid \
+      where n.state = $1 \
+      and ($2 is null or n.memory_type = $2) \
+      and ($3 is null or exists (select 1 from node_labels l where l.label = $3 and l.node_id = n.node_id))) \
+     where ($4 is null or (score, node_id) > ($4, $5)) \
+     order by score, node_id limit $6"
+);
+
+/// Whether a verdict between the candidate `n` and node `$4` already exists.
+macro_rules! remembered {
+    () => {
+        "($4 is not null and (exists (select 1 from conflict_queue q \
+            where (q.old_node_id = n.node_id and q.new_key = $4) \
+               or (q.old_node_id = $4 and q.new_key = n.node_id)) \
+          or exists (select 1 from edges e where e.kind in ('supersedes', 'relates_to') \
+            and ((e.source_id = n.node_id and e.target_id = $4) \
+              or (e.source_id = $4 and e.target_id = n.node_id))))) as remembered"
+    };
+}
+pub(super) use remembered;
+
+/// The index is searched first and materialised: left to itself, SQLite's planner (3.51)
+/// scans `nodes` by scope and runs the full-text query once per row, which took seconds at
+/// 10k nodes. Only the best-ranked hits are then filtered by scope, type and state.
+const CANDIDATES_BY_TOKENS: &str = concat!(
+    "with hits as materialized (select rowid, rank from nodes_fts where nodes_fts match $1 \
+     order by rank limit $6) \
+     select ",
+    node_columns!("n", ""),
+    ", n.embedding, ",
+    remembered!(),
+    " from hits join nodes n on n.rowid = hits.rowid \
+     where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
+       and ($4 is null or n.node_id <> $4) \
+     order by hits.rank limit $5"
+);
+
+/// Index hits examined per candidate wanted: hits in other scopes, types or states are
+/// filtered out after the index ranks them.
+const INDEX_HITS_PER_CANDIDATE: usize = 4;
+
+/// Documents the index may rank per candidate search, and how many tokens it may use.
+const RANKING_BUDGET: i64 = 2_000;
+const MIN_QUERY_TOKENS: usize = 2;
+const MAX_QUERY_TOKENS: usize = 12;
+
+/// An FTS5 query matching rows that contain every token (`all`) or any, each quoted so that
+/// no token can be read as an operator.
+pub fn fts_query(tokens: &[String], all: bool) -> String {
+    tokens
+        .iter()
+        .map(|t| format!("\"{}\"", t.replace('"', "\"\"")))
+        .collect::<Vec<_>>()
+        .join(if all { " AND " } else { " OR " })
+}
+
+/// The new text's rarest tokens, by the index's own document frequencies.
+pub async fn rarest(conn: &mut SqliteConnection, tokens: &[String]) -> StoreResult<Vec<String>> {
+    if tokens.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = sqlx::query::<Sqlite>(
+        "select term, doc from nodes_fts_vocab where term in (select value from json_each($1))",
+    )
+    .arg(Texts(tokens))
+    .all(conn)
+    .await?;
+    let stats = rows
+        .iter()
+        .map(|r| Ok((r.try_get::<String, _>("term")?, r.try_get::<i64, _>("doc")?)))
+        .collect::<StoreResult<Vec<_>>>()?;
+    Ok(rarest_tokens(
+        &stats,
+        RANKING_BUDGET,
+        MIN_QUERY_TOKENS,
+        MAX_QUERY_TOKENS,
+    ))
+}
+
+pub async fn candidates_by_tokens(
+    conn: &mut SqliteConnection,
+    tokens: &[String],
+    q: &CandidateQuery,
+) -> StoreResult<Vec<sqlx::sqlite::SqliteRow>> {
+    sqlx::query::<Sqlite>(CANDIDATES_BY_TOKENS)
+        .arg(fts_query(tokens, false))
+        .arg(&q.scope)
+        .arg(&q.memory_type)
+        .arg(q.exclude.map(Id))
+        .arg(q.limit as i64)
+        .arg((q.limit * INDEX_HITS_PER_CANDIDATE) as i64)
+        .all(conn)
+        .await
+}
+
+/// FTS5's integrity check with rank 1 also compares the index with the external content table
+/// (`nodes`) and fails on any difference: a row missing, an extra one, stale tokens.
+pub async fn check_index(pool: &SqlitePool) -> StoreResult<Vec<Violation>> {
+    let checked =
+        sqlx::query("insert into nodes_fts (nodes_fts, rank) values ('integrity-check', 1)")
+            .execute(pool)
+            .await;
+    Ok(match checked {
+        Ok(_) => Vec::new(),
+        Err(e) => vec![Violation {
+            invariant: "fts_out_of_step",
+            detail: format!("the full-text index does not match the nodes table: {e}"),
+        }],
+    })
+}
+
+/// The invariants of `concord check` that read JSON columns (see `store::check`).
+pub const JSON_CHECKS: &[(&str, &str)] = &[
     (
         "label_index_out_of_step",
         "select 'node ' || n.node_id || ' has label ' || j.value || ' missing from the index' \
@@ -37,39 +138,6 @@ const CHECKS: &[(&str, &str)] = &[
            ', which does not carry it' \
          from node_labels l join nodes n on n.node_id = l.node_id \
          where not exists (select 1 from json_each(n.labels) j where j.value = l.label) \
-         limit 100",
-    ),
-    (
-        "conflict_node_missing",
-        "select 'conflict ' || c.conflict_id || ' points at missing old node ' || c.old_node_id \
-         from conflict_queue c where c.old_node_id is not null \
-           and not exists (select 1 from nodes n where n.node_id = c.old_node_id) \
-         union all \
-         select 'conflict ' || c.conflict_id || ' points at missing new node ' || c.new_node_id \
-         from conflict_queue c where c.new_node_id is not null \
-           and not exists (select 1 from nodes n where n.node_id = c.new_node_id) \
-         limit 100",
-    ),
-    (
-        "pending_conflict_without_old_node",
-        "select 'pending conflict ' || conflict_id || ' has no old node' from conflict_queue \
-         where status = 'pending' and old_node_id is null \
-         limit 100",
-    ),
-    (
-        "conflict_without_new_side",
-        "select 'conflict ' || conflict_id || ' has neither a new node nor new content' \
-         from conflict_queue where new_node_id is null and new_content is null \
-         limit 100",
-    ),
-    (
-        "resolution_fields_inconsistent",
-        "select conflict_id || ' is ' || status || ' but its resolution fields say otherwise' \
-         from conflict_queue \
-         where (status = 'resolved' and (resolution is null or resolved_at is null \
-                 or actions is null or outcome is null)) \
-            or (status = 'pending' and (resolution is not null or resolved_at is not null \
-                 or actions is not null or outcome is not null)) \
          limit 100",
     ),
     (
@@ -174,54 +242,3 @@ const CHECKS: &[(&str, &str)] = &[
          limit 100",
     ),
 ];
-
-pub async fn check(pool: &SqlitePool) -> StoreResult<Vec<Violation>> {
-    let mut found = Vec::new();
-    for (invariant, sql) in CHECKS {
-        let rows: Vec<String> = sqlx::query_scalar(*sql).fetch_all(pool).await?;
-        found.extend(
-            rows.into_iter()
-                .map(|detail| Violation { invariant, detail }),
-        );
-    }
-    // FTS5's integrity check with rank 1 also compares the index with the external content
-    // table (`nodes`) and fails on any difference: a row missing, an extra one, stale tokens.
-    if let Err(e) =
-        sqlx::query("insert into nodes_fts (nodes_fts, rank) values ('integrity-check', 1)")
-            .execute(pool)
-            .await
-    {
-        found.push(Violation {
-            invariant: "fts_out_of_step",
-            detail: format!("the full-text index does not match the nodes table: {e}"),
-        });
-    }
-    found.extend(stale_tokens(pool).await?);
-    Ok(found)
-}
-
-/// Nodes whose stored search tokens are not the tokens of their title and body, page by page.
-async fn stale_tokens(pool: &SqlitePool) -> StoreResult<Vec<Violation>> {
-    let mut found = Vec::new();
-    let mut after = String::new();
-    loop {
-        let rows: Vec<(String, String, String, String)> = sqlx::query_as(
-            "select node_id, title, body, search_tokens from nodes where node_id > $1 \
-             order by node_id limit 200",
-        )
-        .bind(&after)
-        .fetch_all(pool)
-        .await?;
-        let Some(last) = rows.last() else { break };
-        after = last.0.clone();
-        for (id, title, body, tokens) in rows {
-            if index_tokens(&title, &body).join(" ") != tokens && found.len() < 100 {
-                found.push(Violation {
-                    invariant: "search_tokens_stale",
-                    detail: format!("node {id}'s search tokens are not those of its text"),
-                });
-            }
-        }
-    }
-    Ok(found)
-}
