@@ -23,6 +23,7 @@ use sqlx::types::Json;
 use sqlx::{Database, Decode, Encode, Executor, Pool, Postgres, Row as _, Sqlite, Type};
 use uuid::Uuid;
 
+use super::check::JsonSql;
 use super::notify::Notifier;
 use super::{CandidateQuery, StoreError, StoreResult, Violation};
 use crate::domain::time::{self, Timestamp};
@@ -229,8 +230,8 @@ pub trait Backend: Send + Sync + Sized + 'static {
     /// Active nodes with an embedding sharing a label of list `$1`, newest first; binds as
     /// `nodes::candidates`.
     const CANDIDATES_BY_LABELS: &'static str;
-    /// `(invariant, query)` pairs of `concord check` that use the dialect's JSON functions.
-    const JSON_CHECKS: &'static [(&'static str, &'static str)];
+    /// How `concord check` reads the JSON columns.
+    const JSON: JsonSql;
 
     fn pool(&self) -> &Pool<Self::Db>;
     fn write(&self) -> impl Future<Output = StoreResult<Self::Tx>> + Send;
@@ -254,15 +255,10 @@ pub trait Backend: Send + Sync + Sized + 'static {
     fn rank_key(key: &str) -> Option<f64> {
         key.parse().ok()
     }
-    /// The tokens of `tokens` the index should search with (the rarest ones).
-    fn rarest(
-        conn: &mut Conn<Self>,
-        tokens: &[String],
-    ) -> impl Future<Output = StoreResult<Vec<String>>> + Send;
-    /// Candidates matching any of `tokens`, best first, with `embedding` and `remembered`.
+    /// Candidates matching any of the rarest of `q.tokens` (by the index's own statistics),
+    /// best first, with the columns `embedding` and `remembered`.
     fn candidates_by_tokens(
         conn: &mut Conn<Self>,
-        tokens: &[String],
         q: &CandidateQuery,
     ) -> impl Future<Output = StoreResult<Vec<Row<Self>>>> + Send;
     /// The full-text index's own consistency check.

@@ -3,36 +3,52 @@
 //! ([`Backend::check_text_index`]) and a recomputation of each node's search tokens. Only what
 //! must hold is asserted: a later write may legitimately undo a resolution's effect (a node
 //! deleted, an edge moved by a merge, a state changed afterwards), and those cases are
-//! excluded. Queries that read the JSON columns are written per dialect (`JSON_CHECKS`).
+//! excluded. The queries are written once; where they read JSON they name its pieces with
+//! placeholders that each backend's [`JsonSql`] fills in (`json_each` and `json_extract` on
+//! SQLite, `jsonb_array_elements` and `->>` on PostgreSQL).
 
+use sqlx::AssertSqlSafe;
 use uuid::Uuid;
 
 use super::backend::{Backend, Cols, Id, QueryExt};
 use crate::domain::contradiction::index_tokens;
 use crate::store::{StoreResult, Violation};
 
-/// Every invariant, in the order they are reported.
-const INVARIANTS: &[&str] = &[
-    "edge_endpoint_missing",
-    "label_node_missing",
-    "label_index_out_of_step",
-    "conflict_node_missing",
-    "pending_conflict_without_old_node",
-    "conflict_without_new_side",
-    "resolution_fields_inconsistent",
-    "resolution_without_conflict_resolved_action",
-    "created_edge_missing",
-    "created_edge_kind_changed",
-    "state_change_missing",
-    "merged_node_not_updated",
-    "deleted_node_present",
-    "created_node_not_linked",
-    "edge_recorded_twice",
-    "duplicate_resolution_edge",
-];
+/// How a dialect reads the JSON columns, for the placeholders of [`CHECKS`].
+pub struct JsonSql {
+    /// `{each}`: joins every action of conflict `c` as `a`, after `from conflict_queue c`.
+    pub each: &'static str,
+    /// `{actions}`: the actions of conflict `c` as a table `a`.
+    pub actions: &'static str,
+    /// `{labels}`: the labels of node `n` as a table `j`; `{label}`: one of them.
+    pub labels: &'static str,
+    pub label: &'static str,
+    /// `{a.name}`: field `name` of action `a` as text, written `field.0 name field.1`;
+    /// `{a.name:id}`: the same field compared with an id column (`field.2` appended).
+    pub field: (&'static str, &'static str, &'static str),
+}
 
-/// `(invariant, query returning one text column per violation, at most 100 rows)` that both
-/// dialects accept.
+impl JsonSql {
+    fn render(&self, template: &str) -> String {
+        let mut sql = template
+            .replace("{each}", self.each)
+            .replace("{actions}", self.actions)
+            .replace("{labels}", self.labels)
+            .replace("{label}", self.label);
+        let (open, close, as_id) = self.field;
+        while let Some(start) = sql.find("{a.") {
+            let end = start + sql[start..].find('}').expect("placeholders close");
+            let (name, cast) = match sql[start + 3..end].split_once(':') {
+                Some((name, _)) => (name.to_owned(), as_id),
+                None => (sql[start + 3..end].to_owned(), ""),
+            };
+            sql.replace_range(start..=end, &format!("{open}{name}{close}{cast}"));
+        }
+        sql
+    }
+}
+
+/// `(invariant, query returning one text column per violation, at most 100 rows)`.
 const CHECKS: &[(&str, &str)] = &[
     (
         "edge_endpoint_missing",
@@ -47,6 +63,19 @@ const CHECKS: &[(&str, &str)] = &[
         "label_node_missing",
         "select 'label ' || l.label || ' indexes missing node ' || l.node_id from node_labels l \
          where not exists (select 1 from nodes n where n.node_id = l.node_id) \
+         limit 100",
+    ),
+    (
+        "label_index_out_of_step",
+        "select 'node ' || n.node_id || ' has label ' || {label} || ' missing from the index' \
+         from nodes n, {labels} \
+         where not exists (select 1 from node_labels l \
+                           where l.node_id = n.node_id and l.label = {label}) \
+         union all \
+         select 'index has label ' || l.label || ' for node ' || l.node_id || \
+           ', which does not carry it' \
+         from node_labels l join nodes n on n.node_id = l.node_id \
+         where not exists (select 1 from {labels} where {label} = l.label) \
          limit 100",
     ),
     (
@@ -82,18 +111,115 @@ const CHECKS: &[(&str, &str)] = &[
                  or actions is not null or outcome is not null)) \
          limit 100",
     ),
+    (
+        "resolution_without_conflict_resolved_action",
+        "select 'resolved conflict ' || c.conflict_id || ' records no conflict_resolved action' \
+         from conflict_queue c where c.status = 'resolved' and c.actions is not null \
+           and not exists (select 1 from {actions} \
+                           where {a.action} = 'conflict_resolved') \
+         limit 100",
+    ),
+    (
+        "created_edge_missing",
+        "select 'conflict ' || c.conflict_id || ' created edge ' || \
+           {a.edge_id} || ', which is gone while both endpoints exist' \
+         from conflict_queue c{each} \
+         where c.status = 'resolved' and {a.action} = 'edge_created' \
+           and not exists (select 1 from edges e \
+                           where e.edge_id = {a.edge_id:id}) \
+           and exists (select 1 from nodes n \
+                       where n.node_id = {a.source_id:id}) \
+           and exists (select 1 from nodes n \
+                       where n.node_id = {a.target_id:id}) \
+         limit 100",
+    ),
+    (
+        "created_edge_kind_changed",
+        "select 'conflict ' || c.conflict_id || ' created a ' || {a.kind} \
+           || ' edge ' || e.edge_id || ', which is now ' || e.kind \
+         from conflict_queue c{each} \
+           join edges e on e.edge_id = {a.edge_id:id} \
+         where c.status = 'resolved' and {a.action} = 'edge_created' \
+           and e.kind <> {a.kind} \
+         limit 100",
+    ),
+    (
+        "state_change_missing",
+        "select 'conflict ' || c.conflict_id || ' made node ' || n.node_id || ' ' || \
+           {a.to} || ', but it is ' || n.state || \
+           ' with no later update' \
+         from conflict_queue c{each} \
+           join nodes n on n.node_id = {a.node_id:id} \
+         where c.status = 'resolved' \
+           and {a.action} = 'node_state_changed' \
+           and n.state <> {a.to} and n.updated_at <= c.resolved_at \
+         limit 100",
+    ),
+    (
+        "merged_node_not_updated",
+        "select 'conflict ' || c.conflict_id || ' merged into node ' || n.node_id || \
+           ', which was last updated before the merge' \
+         from conflict_queue c{each} \
+           join nodes n on n.node_id = {a.node_id:id} \
+         where c.status = 'resolved' and {a.action} = 'node_body_merged' \
+           and n.updated_at < c.resolved_at \
+         limit 100",
+    ),
+    (
+        "deleted_node_present",
+        "select 'conflict ' || c.conflict_id || ' deleted node ' || n.node_id || \
+           ', which still exists' \
+         from conflict_queue c{each} \
+           join nodes n on n.node_id = {a.node_id:id} \
+         where c.status = 'resolved' and {a.action} = 'node_deleted' \
+         limit 100",
+    ),
+    (
+        "created_node_not_linked",
+        "select 'conflict ' || c.conflict_id || ' created node ' || n.node_id || \
+           ' but does not name it as its new node' \
+         from conflict_queue c{each} \
+           join nodes n on n.node_id = {a.node_id:id} \
+         where c.status = 'resolved' and {a.action} = 'node_created' \
+           and (c.new_node_id is null or c.new_node_id <> n.node_id) \
+         limit 100",
+    ),
+    (
+        "edge_recorded_twice",
+        "select 'edge ' || {a.edge_id} || ' is recorded ' || count(*) || \
+           ' times by resolutions' \
+         from conflict_queue c{each} \
+         where c.status = 'resolved' and {a.action} = 'edge_created' \
+         group by {a.edge_id} having count(*) > 1 \
+         limit 100",
+    ),
+    (
+        "duplicate_resolution_edge",
+        "select 'conflict ' || c.conflict_id || ' records ' || count(*) || ' resolution edges' \
+         from conflict_queue c{each} \
+         where c.status = 'resolved' and {a.action} = 'edge_created' \
+           and {a.kind} in ('supersedes', 'relates_to') \
+         group by c.conflict_id having count(*) > 1 \
+         union all \
+         select 'edge ' || e.edge_id || ' duplicates the resolution edge of conflict ' || \
+           c.conflict_id \
+         from conflict_queue c join edges e \
+           on ((e.source_id = c.old_node_id and e.target_id = c.new_node_id) \
+               or (e.source_id = c.new_node_id and e.target_id = c.old_node_id)) \
+         where c.status = 'resolved' and e.kind in ('supersedes', 'relates_to') \
+           and e.created_at = c.resolved_at \
+           and not exists (select 1 from {actions} \
+                           where {a.edge_id:id} = e.edge_id) \
+         limit 100",
+    ),
 ];
 
 pub async fn check<B: Backend>(store: &B) -> StoreResult<Vec<Violation>> {
     let mut conn = store.pool().acquire().await?;
     let mut found = Vec::new();
-    for invariant in INVARIANTS {
-        let (_, sql) = CHECKS
-            .iter()
-            .chain(B::JSON_CHECKS)
-            .find(|(name, _)| name == invariant)
-            .expect("every invariant has a query");
-        for row in B::query(sql).all(&mut conn).await? {
+    for (invariant, template) in CHECKS {
+        let sql = sqlx::query::<B::Db>(AssertSqlSafe(B::JSON.render(template)));
+        for row in sql.all(&mut conn).await? {
             let detail: String = Cols::<B::Db>::new(&row).get_at(0)?;
             found.push(Violation { invariant, detail });
         }

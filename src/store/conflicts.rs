@@ -192,10 +192,7 @@ pub async fn list<B: Backend>(store: &B, f: ConflictFilter) -> StoreResult<(Page
         .arg((f.limit + 1) as i64)
         .all(&mut conn)
         .await?;
-    let conflicts = rows
-        .iter()
-        .map(rows::conflict::<B::Db>)
-        .collect::<StoreResult<Vec<_>>>()?;
+    let conflicts = rows::conflicts::<B::Db>(&rows)?;
     let total = B::query(PENDING_TOTAL)
         .arg(&f.conflict_type)
         .arg(&f.label)

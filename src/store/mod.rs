@@ -30,7 +30,7 @@
 //! rows to domain types; `sql` holds the column lists.
 
 pub mod backend;
-mod check;
+pub mod check;
 mod conflicts;
 mod edges;
 mod error;

@@ -335,11 +335,8 @@ pub const LABEL_HITS_PER_CANDIDATE: usize = 4;
 pub async fn candidates<B: Backend>(store: &B, q: CandidateQuery) -> StoreResult<Vec<Candidate>> {
     let mut conn = store.pool().acquire().await?;
     let mut out: Vec<Candidate> = Vec::new();
-    let tokens = B::rarest(&mut conn, &q.tokens).await?;
-    if !tokens.is_empty() {
-        for row in &B::candidates_by_tokens(&mut conn, &tokens, &q).await? {
-            out.push(candidate::<B>(row)?);
-        }
+    for row in &B::candidates_by_tokens(&mut conn, &q).await? {
+        out.push(candidate::<B>(row)?);
     }
     if q.with_embedding && !q.labels.is_empty() {
         let rows = B::query(B::CANDIDATES_BY_LABELS)

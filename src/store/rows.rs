@@ -58,3 +58,7 @@ pub fn conflict<D: Sql>(row: &D::Row) -> StoreResult<Conflict> {
         created_at: c.ts("created_at")?,
     })
 }
+
+pub fn conflicts<D: Sql>(rows: &[D::Row]) -> StoreResult<Vec<Conflict>> {
+    rows.iter().map(conflict::<D>).collect()
+}

@@ -21,10 +21,7 @@ pub async fn batch<B: Backend>(store: &B, after: i64, max: usize) -> StoreResult
         .arg(max as i64)
         .all(&mut conn)
         .await?;
-    let conflicts = rows
-        .iter()
-        .map(rows::conflict::<B::Db>)
-        .collect::<StoreResult<Vec<_>>>()?;
+    let conflicts = rows::conflicts::<B::Db>(&rows)?;
     let counts = B::query(
         "select count(*) as total, \
                 coalesce(sum(case when seq > $1 then 1 else 0 end), 0) as after \

@@ -11,13 +11,14 @@ mod search;
 use std::sync::Arc;
 use std::time::Duration;
 
-use sqlx::postgres::PgPoolOptions;
+use sqlx::postgres::{PgPoolOptions, PgRow};
 use sqlx::{PgConnection, PgPool, Postgres, Row as _, Transaction};
 use uuid::Uuid;
 
-use super::backend::{Backend, Conn, Id, QueryExt, Row};
+use super::backend::{Backend, Id, QueryExt};
+use super::check::JsonSql;
 use super::notify::Notifier;
-use super::sql::node_columns;
+use super::sql::{candidates_by_labels, node_columns};
 use super::{CandidateQuery, StoreError, StoreResult, Violation};
 
 pub use listen::EVENTS_CHANNEL;
@@ -86,19 +87,9 @@ impl Backend for PgStore {
          where status = 'pending' and (old_node_id = any($1) or new_node_id = any($1)) \
          order by created_at, conflict_id";
     const LIST_RANKED: &'static str = search::LIST_RANKED;
-    const CANDIDATES_BY_LABELS: &'static str = concat!(
-        "with tagged as materialized (select distinct node_id from node_labels \
-         where label = any($1) order by node_id desc limit $6) \
-         select ",
-        node_columns!("n", ""),
-        ", n.embedding, ",
-        search::remembered!(),
-        " from tagged join nodes n on n.node_id = tagged.node_id \
-         where n.embedding is not null and n.scope = $2 and n.memory_type = $3 \
-           and n.state = 'active' and ($4::uuid is null or n.node_id <> $4) \
-         order by n.node_id desc limit $5"
-    );
-    const JSON_CHECKS: &'static [(&'static str, &'static str)] = search::JSON_CHECKS;
+    const CANDIDATES_BY_LABELS: &'static str =
+        candidates_by_labels!("label = any($1)", search::remembered!());
+    const JSON: JsonSql = search::JSON;
 
     fn pool(&self) -> &PgPool {
         &self.pool
@@ -167,18 +158,14 @@ impl Backend for PgStore {
         search::tsquery(tokens, if all { " & " } else { " | " })
     }
 
-    async fn rarest(conn: &mut Conn<Self>, tokens: &[String]) -> StoreResult<Vec<String>> {
-        search::rarest(conn, tokens).await
-    }
-
     async fn candidates_by_tokens(
-        conn: &mut Conn<Self>,
-        tokens: &[String],
+        conn: &mut PgConnection,
         q: &CandidateQuery,
-    ) -> StoreResult<Vec<Row<Self>>> {
-        search::candidates_by_tokens(conn, tokens, q).await
+    ) -> StoreResult<Vec<PgRow>> {
+        search::candidates_by_tokens(conn, q).await
     }
 
+    /// `search_tsv` must be non-empty wherever there are tokens.
     async fn check_text_index(&self) -> StoreResult<Vec<Violation>> {
         search::check_index(&self.pool).await
     }

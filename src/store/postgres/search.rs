@@ -8,6 +8,7 @@ use sqlx::{PgConnection, PgPool, Postgres, Row};
 
 use crate::domain::retrieval::rarest_tokens;
 use crate::store::backend::{Id, QueryExt};
+use crate::store::check::JsonSql;
 use crate::store::sql::node_columns;
 use crate::store::{CandidateQuery, StoreResult, Violation};
 
@@ -27,12 +28,13 @@ pub const LIST_RANKED: &str = concat!(
 /// Whether a verdict between the candidate `n` and node `$4` already exists.
 macro_rules! remembered {
     () => {
-        "($4::uuid is not null and (exists (select 1 from conflict_queue q \
-            where (q.old_node_id = n.node_id and q.new_key = $4::text) \
-               or (q.old_node_id = $4 and q.new_key = n.node_id::text)) \
-          or exists (select 1 from edges e where e.kind in ('supersedes', 'relates_to') \
-            and ((e.source_id = n.node_id and e.target_id = $4) \
-              or (e.source_id = $4 and e.target_id = n.node_id))))) as remembered"
+        concat!(
+            "($4::uuid is not null and (exists (select 1 from conflict_queue q \
+                where (q.old_node_id = n.node_id and q.new_key = $4::text) \
+                   or (q.old_node_id = $4 and q.new_key = n.node_id::text)) or ",
+            crate::store::sql::verdict_edge_exists!(),
+            ")) as remembered"
+        )
     };
 }
 pub(super) use remembered;
@@ -66,7 +68,7 @@ pub fn tsquery(tokens: &[String], op: &str) -> String {
 /// The new text's rarest tokens, by PostgreSQL's own statistics of the `tsvector` column
 /// (`ANALYZE` keeps the frequencies of its most common elements; a token not listed is rarer
 /// than the least common one listed). Without statistics every token is used.
-pub async fn rarest(conn: &mut PgConnection, tokens: &[String]) -> StoreResult<Vec<String>> {
+async fn rarest(conn: &mut PgConnection, tokens: &[String]) -> StoreResult<Vec<String>> {
     if tokens.is_empty() {
         return Ok(Vec::new());
     }
@@ -118,11 +120,14 @@ pub async fn rarest(conn: &mut PgConnection, tokens: &[String]) -> StoreResult<V
 
 pub async fn candidates_by_tokens(
     conn: &mut PgConnection,
-    tokens: &[String],
     q: &CandidateQuery,
 ) -> StoreResult<Vec<PgRow>> {
+    let tokens = rarest(conn, &q.tokens).await?;
+    if tokens.is_empty() {
+        return Ok(Vec::new());
+    }
     sqlx::query::<Postgres>(CANDIDATES_BY_TOKENS)
-        .arg(tsquery(tokens, " | "))
+        .arg(tsquery(&tokens, " | "))
         .arg(&q.scope)
         .arg(&q.memory_type)
         .arg(q.exclude.map(Id))
@@ -150,120 +155,11 @@ pub async fn check_index(pool: &PgPool) -> StoreResult<Vec<Violation>> {
         .collect())
 }
 
-/// The invariants of `concord check` that read JSON columns (see `store::check`).
-pub const JSON_CHECKS: &[(&str, &str)] = &[
-    (
-        "label_index_out_of_step",
-        "select 'node ' || n.node_id || ' has label ' || j || ' missing from the index' \
-         from nodes n, jsonb_array_elements_text(n.labels) j \
-         where not exists (select 1 from node_labels l \
-                           where l.node_id = n.node_id and l.label = j) \
-         union all \
-         select 'index has label ' || l.label || ' for node ' || l.node_id || \
-           ', which does not carry it' \
-         from node_labels l join nodes n on n.node_id = l.node_id \
-         where not exists (select 1 from jsonb_array_elements_text(n.labels) j where j = l.label) \
-         limit 100",
-    ),
-    (
-        "resolution_without_conflict_resolved_action",
-        "select 'resolved conflict ' || c.conflict_id || ' records no conflict_resolved action' \
-         from conflict_queue c where c.status = 'resolved' and c.actions is not null \
-           and not exists (select 1 from jsonb_array_elements(c.actions) a \
-                           where (a->>'action') = 'conflict_resolved') \
-         limit 100",
-    ),
-    (
-        "created_edge_missing",
-        "select 'conflict ' || c.conflict_id || ' created edge ' || \
-           (a->>'edge_id') || ', which is gone while both endpoints exist' \
-         from conflict_queue c cross join lateral jsonb_array_elements(c.actions) a \
-         where c.status = 'resolved' and (a->>'action') = 'edge_created' \
-           and not exists (select 1 from edges e \
-                           where e.edge_id = (a->>'edge_id')::uuid) \
-           and exists (select 1 from nodes n \
-                       where n.node_id = (a->>'source_id')::uuid) \
-           and exists (select 1 from nodes n \
-                       where n.node_id = (a->>'target_id')::uuid) \
-         limit 100",
-    ),
-    (
-        "created_edge_kind_changed",
-        "select 'conflict ' || c.conflict_id || ' created a ' || (a->>'kind') \
-           || ' edge ' || e.edge_id || ', which is now ' || e.kind \
-         from conflict_queue c cross join lateral jsonb_array_elements(c.actions) a \
-           join edges e on e.edge_id = (a->>'edge_id')::uuid \
-         where c.status = 'resolved' and (a->>'action') = 'edge_created' \
-           and e.kind <> (a->>'kind') \
-         limit 100",
-    ),
-    (
-        "state_change_missing",
-        "select 'conflict ' || c.conflict_id || ' made node ' || n.node_id || ' ' || \
-           (a->>'to') || ', but it is ' || n.state || \
-           ' with no later update' \
-         from conflict_queue c cross join lateral jsonb_array_elements(c.actions) a \
-           join nodes n on n.node_id = (a->>'node_id')::uuid \
-         where c.status = 'resolved' \
-           and (a->>'action') = 'node_state_changed' \
-           and n.state <> (a->>'to') and n.updated_at <= c.resolved_at \
-         limit 100",
-    ),
-    (
-        "merged_node_not_updated",
-        "select 'conflict ' || c.conflict_id || ' merged into node ' || n.node_id || \
-           ', which was last updated before the merge' \
-         from conflict_queue c cross join lateral jsonb_array_elements(c.actions) a \
-           join nodes n on n.node_id = (a->>'node_id')::uuid \
-         where c.status = 'resolved' and (a->>'action') = 'node_body_merged' \
-           and n.updated_at < c.resolved_at \
-         limit 100",
-    ),
-    (
-        "deleted_node_present",
-        "select 'conflict ' || c.conflict_id || ' deleted node ' || n.node_id || \
-           ', which still exists' \
-         from conflict_queue c cross join lateral jsonb_array_elements(c.actions) a \
-           join nodes n on n.node_id = (a->>'node_id')::uuid \
-         where c.status = 'resolved' and (a->>'action') = 'node_deleted' \
-         limit 100",
-    ),
-    (
-        "created_node_not_linked",
-        "select 'conflict ' || c.conflict_id || ' created node ' || n.node_id || \
-           ' but does not name it as its new node' \
-         from conflict_queue c cross join lateral jsonb_array_elements(c.actions) a \
-           join nodes n on n.node_id = (a->>'node_id')::uuid \
-         where c.status = 'resolved' and (a->>'action') = 'node_created' \
-           and (c.new_node_id is null or c.new_node_id <> n.node_id) \
-         limit 100",
-    ),
-    (
-        "edge_recorded_twice",
-        "select 'edge ' || (a->>'edge_id') || ' is recorded ' || count(*) || \
-           ' times by resolutions' \
-         from conflict_queue c cross join lateral jsonb_array_elements(c.actions) a \
-         where c.status = 'resolved' and (a->>'action') = 'edge_created' \
-         group by (a->>'edge_id') having count(*) > 1 \
-         limit 100",
-    ),
-    (
-        "duplicate_resolution_edge",
-        "select 'conflict ' || c.conflict_id || ' records ' || count(*) || ' resolution edges' \
-         from conflict_queue c cross join lateral jsonb_array_elements(c.actions) a \
-         where c.status = 'resolved' and (a->>'action') = 'edge_created' \
-           and (a->>'kind') in ('supersedes', 'relates_to') \
-         group by c.conflict_id having count(*) > 1 \
-         union all \
-         select 'edge ' || e.edge_id || ' duplicates the resolution edge of conflict ' || \
-           c.conflict_id \
-         from conflict_queue c join edges e \
-           on ((e.source_id = c.old_node_id and e.target_id = c.new_node_id) \
-               or (e.source_id = c.new_node_id and e.target_id = c.old_node_id)) \
-         where c.status = 'resolved' and e.kind in ('supersedes', 'relates_to') \
-           and e.created_at = c.resolved_at \
-           and not exists (select 1 from jsonb_array_elements(c.actions) a \
-                           where (a->>'edge_id')::uuid = e.edge_id) \
-         limit 100",
-    ),
-];
+/// How `concord check` reads the JSON columns (see `store::check`).
+pub const JSON: JsonSql = JsonSql {
+    each: " cross join lateral jsonb_array_elements(c.actions) a",
+    actions: "jsonb_array_elements(c.actions) a",
+    labels: "jsonb_array_elements_text(n.labels) j",
+    label: "j",
+    field: ("(a->>'", "')", "::uuid"),
+};

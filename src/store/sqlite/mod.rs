@@ -11,13 +11,15 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use sqlx::sqlite::SqliteRow;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Sqlite, SqliteConnection, SqlitePool, Transaction};
 use uuid::Uuid;
 
-use super::backend::{Backend, Conn, Row};
+use super::backend::Backend;
+use super::check::JsonSql;
 use super::notify::Notifier;
-use super::sql::node_columns;
+use super::sql::candidates_by_labels;
 use super::{CandidateQuery, StoreResult, Violation};
 
 pub struct SqliteStore {
@@ -103,20 +105,11 @@ impl Backend for SqliteStore {
                 or new_node_id in (select value from json_each($1))) \
          order by created_at, conflict_id";
     const LIST_RANKED: &'static str = search::LIST_RANKED;
-    const CANDIDATES_BY_LABELS: &'static str = concat!(
-        "with tagged as materialized (select distinct node_id from node_labels \
-         where label in (select value from json_each($1)) order by node_id desc limit $6) \
-         select ",
-        node_columns!("n", ""),
-        ", n.embedding, ",
-        search::remembered!(),
-        " from tagged join nodes n on n.node_id = tagged.node_id \
-         where n.embedding is not null \
-           and n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
-           and ($4 is null or n.node_id <> $4) \
-         order by n.node_id desc limit $5"
+    const CANDIDATES_BY_LABELS: &'static str = candidates_by_labels!(
+        "label in (select value from json_each($1))",
+        search::remembered!()
     );
-    const JSON_CHECKS: &'static [(&'static str, &'static str)] = search::JSON_CHECKS;
+    const JSON: JsonSql = search::JSON;
 
     fn pool(&self) -> &SqlitePool {
         &self.pool
@@ -155,20 +148,16 @@ impl Backend for SqliteStore {
         search::fts_query(tokens, all)
     }
 
-    async fn rarest(conn: &mut Conn<Self>, tokens: &[String]) -> StoreResult<Vec<String>> {
-        search::rarest(conn, tokens).await
-    }
-
     async fn candidates_by_tokens(
-        conn: &mut Conn<Self>,
-        tokens: &[String],
+        conn: &mut SqliteConnection,
         q: &CandidateQuery,
-    ) -> StoreResult<Vec<Row<Self>>> {
-        search::candidates_by_tokens(conn, tokens, q).await
+    ) -> StoreResult<Vec<SqliteRow>> {
+        search::candidates_by_tokens(conn, q).await
     }
 
+    /// FTS5's own integrity check.
     async fn check_text_index(&self) -> StoreResult<Vec<Violation>> {
-        search::check_index(&self.pool).await
+        Ok(search::check_index(&self.pool).await.into_iter().collect())
     }
 
     /// One process serves one database file: its waiters are woken in process.
