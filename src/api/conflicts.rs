@@ -192,11 +192,7 @@ pub async fn get_conflict(
     State(state): State<AppState>,
     IdPath(id): IdPath,
 ) -> Result<Json<ConflictDto>, ApiError> {
-    let c = state
-        .store
-        .get_conflict(id)
-        .await
-        .map_err(ApiError::not_found("conflict"))?;
+    let c = state.store.get_conflict(id).await?;
     Ok(Json(ConflictDto::from_domain(c, None)))
 }
 

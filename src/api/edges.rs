@@ -128,8 +128,7 @@ pub async fn list_edges(
                 after,
             },
         )
-        .await
-        .map_err(ApiError::not_found("node"))?;
+        .await?;
     Ok(Json(EdgeListResponse {
         items: page.items.into_iter().map(Into::into).collect(),
         next_cursor: page.next_cursor.map(|c| c.encode()),

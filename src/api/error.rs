@@ -262,7 +262,7 @@ impl IntoResponse for ApiError {
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
-            StoreError::NotFound => Self::NotFound("resource"),
+            StoreError::NotFound(what) => Self::NotFound(what),
             StoreError::Invalid(errors) => Self::Validation(errors),
             StoreError::Stale { node_id, state } => Self::Stale {
                 node_id,
@@ -281,16 +281,6 @@ impl From<StoreError> for ApiError {
             },
             e if e.is_unavailable() => Self::Unavailable(e),
             other => Self::Internal(other.into()),
-        }
-    }
-}
-
-impl ApiError {
-    /// A store `NotFound` names the resource the handler looked up.
-    pub fn not_found(resource: &'static str) -> impl Fn(StoreError) -> ApiError {
-        move |e| match e {
-            StoreError::NotFound => ApiError::NotFound(resource),
-            other => other.into(),
         }
     }
 }

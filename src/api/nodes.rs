@@ -176,11 +176,7 @@ pub async fn get_node(
     State(state): State<AppState>,
     IdPath(id): IdPath,
 ) -> Result<Json<NodeDto>, ApiError> {
-    let node = state
-        .store
-        .get_node(id)
-        .await
-        .map_err(ApiError::not_found("node"))?;
+    let node = state.store.get_node(id).await?;
     Ok(Json(NodeDto::from_domain(node)))
 }
 
@@ -228,11 +224,7 @@ pub async fn patch_node(
         observed_at: body.observed_at,
     })
     .map_err(ApiError::Validation)?;
-    let node = state
-        .store
-        .update_node(id, patch)
-        .await
-        .map_err(ApiError::not_found("node"))?;
+    let node = state.store.update_node(id, patch).await?;
     Ok(Json(NodeDto::from_domain(node)))
 }
 
@@ -251,11 +243,7 @@ pub async fn delete_node(
     State(state): State<AppState>,
     IdPath(id): IdPath,
 ) -> Result<StatusCode, ApiError> {
-    state
-        .store
-        .delete_node(id)
-        .await
-        .map_err(ApiError::not_found("node"))?;
+    state.store.delete_node(id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -350,11 +338,7 @@ pub async fn check_node(
     AppQuery(q): AppQuery<DetectQuery>,
 ) -> Result<Json<CheckResponse>, ApiError> {
     let sens = sensitivity(&q)?;
-    let found = state
-        .detector
-        .check_node(&*state.store, id, sens)
-        .await
-        .map_err(ApiError::not_found("node"))?;
+    let found = state.detector.check_node(&*state.store, id, sens).await?;
     let hits: Vec<ConflictHitDto> = found
         .into_iter()
         .map(|(f, r)| ConflictHitDto {

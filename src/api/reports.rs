@@ -11,8 +11,9 @@ use super::extract::{AppJson, AppQuery, page_args};
 use crate::api::error::{ApiError, Problem};
 use crate::domain::contradiction::Sensitivity;
 use crate::domain::validate::Errors;
-use crate::service::report::{self, Report, TopicCheck};
+use crate::service::report::{self, TopicCheck};
 use crate::state::AppState;
+use uuid::Uuid;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -36,6 +37,93 @@ pub struct TopicCheckRequest {
     /// numeric mismatches above 0.7.
     #[schema(pattern = "^(strict|balanced|lenient)$")]
     pub sensitivity: Option<String>,
+}
+
+/// One node the report analysed.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReportSource {
+    pub id: Uuid,
+    /// The node's body.
+    pub source_text: String,
+    /// The node's `source`, or `node:<id>` when it has none.
+    pub provenance: String,
+    /// `high` (≥ 0.8), `med` (≥ 0.5) or `low`.
+    #[schema(value_type = String)]
+    pub confidence: &'static str,
+}
+
+/// Two sources that contradict each other.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReportConflict {
+    pub conflict_type: String,
+    /// `high`, `medium` or `low`.
+    #[schema(value_type = String)]
+    pub severity: &'static str,
+    /// Older source first.
+    #[schema(value_type = Vec<Uuid>)]
+    pub sources: [Uuid; 2],
+    /// Their texts, in the same order.
+    #[schema(value_type = Vec<String>)]
+    pub claims: [String; 2],
+    pub probability: f64,
+    pub recommended_resolution: String,
+    pub reasoning: String,
+}
+
+/// A conflict-aware answer about a topic. `confidence`: `low` when a high-severity conflict
+/// exists, `med` with other conflicts or mostly unsure sources, else `high`. Severity: `high`
+/// for value-layer labels or probability ≥ 0.85, `medium` from 0.65, else `low`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Report {
+    pub id: Uuid,
+    pub topic: String,
+    pub sources_analyzed: usize,
+    pub sources: Vec<ReportSource>,
+    /// Absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<ReportConflict>,
+    /// `high`, `med` or `low`.
+    #[schema(value_type = String)]
+    pub confidence: &'static str,
+    pub summary: String,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+}
+
+impl From<report::Report> for Report {
+    fn from(r: report::Report) -> Self {
+        Self {
+            id: r.id,
+            topic: r.topic,
+            sources_analyzed: r.sources_analyzed,
+            sources: r
+                .sources
+                .into_iter()
+                .map(|s| ReportSource {
+                    id: s.id,
+                    source_text: s.source_text,
+                    provenance: s.provenance,
+                    confidence: s.confidence,
+                })
+                .collect(),
+            conflicts: r
+                .conflicts
+                .into_iter()
+                .map(|c| ReportConflict {
+                    conflict_type: c.conflict_type,
+                    severity: c.severity,
+                    sources: c.sources,
+                    claims: c.claims,
+                    probability: c.probability,
+                    recommended_resolution: c.recommended_resolution,
+                    reasoning: c.reasoning,
+                })
+                .collect(),
+            confidence: r.confidence,
+            summary: r.summary,
+            created_at: r.created_at,
+        }
+    }
 }
 
 impl TopicCheckRequest {
@@ -84,7 +172,7 @@ pub async fn check_topic(
 ) -> Result<Json<Report>, ApiError> {
     let check = body.parse()?;
     let report = report::check_topic(&*state.store, state.detector.config(), check).await?;
-    Ok(Json(report))
+    Ok(Json(report.into()))
 }
 
 /// `GET /reports` parameters.

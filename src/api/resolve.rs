@@ -100,11 +100,7 @@ async fn resolve(
         body.note,
     )
     .map_err(ApiError::Validation)?;
-    let outcome = state
-        .store
-        .resolve_conflict(request)
-        .await
-        .map_err(ApiError::not_found("conflict"))?;
+    let outcome = state.store.resolve_conflict(request).await?;
     if !outcome.replayed {
         state.notifier.bump();
     }

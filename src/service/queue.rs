@@ -64,7 +64,7 @@ pub async fn queue(store: &dyn Store, m: ManualConflict) -> StoreResult<(Conflic
     let missing = |pointer: &str| {
         let p = pointer.to_owned();
         move |e: StoreError| match e {
-            StoreError::NotFound => {
+            StoreError::NotFound(_) => {
                 StoreError::Invalid(vec![FieldError::new(&p, "no node with this id exists")])
             }
             other => other,

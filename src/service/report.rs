@@ -3,7 +3,6 @@
 //! report. Nothing is queued: a report describes, it does not change the queue.
 
 use serde::Serialize;
-use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::domain::contradiction::{self, DetectConfig, Memory, Sensitivity, index_tokens};
@@ -21,8 +20,8 @@ pub struct TopicCheck {
     pub sensitivity: Sensitivity,
 }
 
-/// One node the report analysed.
-#[derive(Debug, Serialize, ToSchema)]
+/// One node the report analysed (its stored and wire form: `api::reports` describes it).
+#[derive(Debug, Serialize)]
 pub struct ReportSource {
     pub id: Uuid,
     /// The node's body.
@@ -30,22 +29,18 @@ pub struct ReportSource {
     /// The node's `source`, or `node:<id>` when it has none.
     pub provenance: String,
     /// `high` (≥ 0.8), `med` (≥ 0.5) or `low`.
-    #[schema(value_type = String)]
     pub confidence: &'static str,
 }
 
 /// Two sources that contradict each other.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize)]
 pub struct ReportConflict {
     pub conflict_type: String,
     /// `high`, `medium` or `low`.
-    #[schema(value_type = String)]
     pub severity: &'static str,
     /// Older source first.
-    #[schema(value_type = Vec<Uuid>)]
     pub sources: [Uuid; 2],
     /// Their texts, in the same order.
-    #[schema(value_type = Vec<String>)]
     pub claims: [String; 2],
     pub probability: f64,
     pub recommended_resolution: String,
@@ -55,7 +50,7 @@ pub struct ReportConflict {
 /// A conflict-aware answer about a topic. `confidence`: `low` when a high-severity conflict
 /// exists, `med` with other conflicts or mostly unsure sources, else `high`. Severity: `high`
 /// for value-layer labels or probability ≥ 0.85, `medium` from 0.65, else `low`.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize)]
 pub struct Report {
     pub id: Uuid,
     pub topic: String,
@@ -65,10 +60,8 @@ pub struct Report {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conflicts: Vec<ReportConflict>,
     /// `high`, `med` or `low`.
-    #[schema(value_type = String)]
     pub confidence: &'static str,
     pub summary: String,
-    #[schema(format = DateTime)]
     pub created_at: String,
 }
 

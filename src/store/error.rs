@@ -11,8 +11,9 @@ use super::Resolution;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("not found")]
-    NotFound,
+    /// The thing named (`node`, `conflict`) does not exist.
+    #[error("{0} not found")]
+    NotFound(&'static str),
     #[error("the request is invalid")]
     Invalid(Vec<FieldError>),
     #[error("node {node_id} is {state}, so the strategy would leave no current fact")]
@@ -51,7 +52,7 @@ impl StoreError {
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
         match e {
-            sqlx::Error::RowNotFound => Self::NotFound,
+            sqlx::Error::RowNotFound => Self::NotFound("row"),
             sqlx::Error::Io(_)
             | sqlx::Error::PoolTimedOut
             | sqlx::Error::PoolClosed

@@ -1,18 +1,54 @@
-//! Persistence port: one `Store` trait, one implementation per database. One method is one
-//! unit of work and at most one transaction. Inputs and outputs are domain types; no sqlx
+//! Persistence port: one `Store` trait, implemented once for both databases. One method is
+//! one unit of work and at most one transaction. Inputs and outputs are domain types; no sqlx
 //! type crosses the trait, so the API layer never knows which database it talks to.
+//!
+//! # One store, two dialects
+//!
+//! The store is written once, as plain generic functions (`nodes::create`,
+//! `resolution::resolve`, `check::check`, …) over a small trait, [`backend::Backend`], which
+//! `SqliteStore` and `PgStore` implement. We chose generic functions over the alternatives
+//! (a macro body instantiated per pool, or `FromRow` structs with shared SQL but per-backend
+//! binds) because they read as ordinary Rust: a newcomer follows a call with the editor,
+//! the compiler checks the shared code once, and the only indirection is one trait whose
+//! every item is documented. How it works:
+//!
+//! - **Same encoding on both backends.** Ids, timestamps and lists are bound and read through
+//!   the wrappers of [`backend`] (`Id`, `Ts`, `Ids`, `Texts`) and JSON through sqlx's `Json`,
+//!   so a bind chain or a row mapping is the same code for SQLite (text columns) and
+//!   PostgreSQL (`uuid`, `timestamptz`, `jsonb`, arrays). Queries read
+//!   `B::query(SQL).arg(Id(id)).run(conn)` and rows `Cols::new(&row).id("node_id")`.
+//! - **SQL written once** wherever both dialects accept it, which is nearly everywhere.
+//! - **Only real differences per backend**, in `sqlite/` and `postgres/`: how a write
+//!   transaction starts and what it locks (`BEGIN IMMEDIATE` behind a writer queue vs row
+//!   locks, advisory locks and deadlock retries), full-text search and its token statistics,
+//!   LISTEN/NOTIFY, and statements whose syntax differs (`returning`, arrays vs `json_each`,
+//!   `for update`), as the constants and step functions of `Backend`. Each backend folder reads
+//!   as "how this database differs".
+//!
+//! Layout: `nodes`, `edges`, `conflicts`, `wake`, `idempotency`, `check` hold the units of
+//! work; `resolution` executes a resolution plan (`domain::plan`) step by step; `rows` maps
+//! rows to domain types; `sql` holds the column lists.
 
+pub mod backend;
+pub mod check;
+mod conflicts;
+mod edges;
 mod error;
 pub mod failpoints;
+mod idempotency;
+mod nodes;
 pub mod notify;
 pub mod postgres;
-pub(crate) mod resolution;
+mod resolution;
+mod rows;
 pub(crate) mod sql;
 pub mod sqlite;
+mod wake;
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use backend::{Backend, QueryExt};
 use uuid::Uuid;
 
 use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
@@ -224,6 +260,172 @@ pub trait Store: Send + Sync + 'static {
 
     /// Verifies the database's invariants (`concord check`); an empty list means clean.
     async fn check(&self) -> StoreResult<Vec<Violation>>;
+}
+
+/// Whether the database aborted the transaction to break a deadlock (40P01) or a serialization
+/// conflict (40001): the whole unit of work rolled back and can simply run again.
+fn is_retryable(e: &StoreError) -> bool {
+    match e {
+        StoreError::Backend(sqlx::Error::Database(d)) => {
+            matches!(d.code().as_deref(), Some("40P01" | "40001"))
+        }
+        StoreError::ResolutionFailed { cause, .. } => is_retryable(cause),
+        _ => false,
+    }
+}
+
+/// Runs a unit of work again, up to [`Backend::DEADLOCK_RETRIES`] times, when it lost a
+/// deadlock. On PostgreSQL resolutions lock the conflict before its nodes, while deletes lock a
+/// node before its conflicts and detected conflicts share-lock their old nodes one by one, so
+/// these can deadlock; PostgreSQL aborts one of them, and that one's retry then sees the
+/// other's committed result. Every retried method is one transaction.
+async fn retry_deadlocks<B: Backend, T, F, Fut>(mut work: F) -> StoreResult<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = StoreResult<T>>,
+{
+    let mut attempt = 0;
+    loop {
+        match work().await {
+            Err(e) if attempt < B::DEADLOCK_RETRIES && is_retryable(&e) => attempt += 1,
+            other => return other,
+        }
+    }
+}
+
+#[async_trait]
+impl<B: Backend> Store for B {
+    fn backend(&self) -> &'static str {
+        B::NAME
+    }
+
+    async fn ping(&self) -> StoreResult<()> {
+        let mut conn = self.pool().acquire().await?;
+        B::query("select 1").run(&mut conn).await?;
+        Ok(())
+    }
+
+    async fn create_node(
+        &self,
+        node: NewNode,
+        found: Vec<DetectedConflict>,
+    ) -> StoreResult<(Node, Vec<Conflict>)> {
+        retry_deadlocks::<B, _, _, _>(|| nodes::create(self, node.clone(), found.clone())).await
+    }
+
+    async fn get_node(&self, id: Uuid) -> StoreResult<Node> {
+        nodes::get(self, id).await
+    }
+
+    async fn get_node_with_embedding(&self, id: Uuid) -> StoreResult<(Node, Option<Vec<f32>>)> {
+        nodes::get_with_embedding(self, id).await
+    }
+
+    async fn update_node(&self, id: Uuid, patch: NodePatch) -> StoreResult<Node> {
+        nodes::update(self, id, patch).await
+    }
+
+    async fn delete_node(&self, id: Uuid) -> StoreResult<()> {
+        retry_deadlocks::<B, _, _, _>(|| nodes::delete(self, id)).await
+    }
+
+    async fn list_nodes(&self, query: NodeQuery) -> StoreResult<Page<Node>> {
+        nodes::list(self, query).await
+    }
+
+    async fn embedding_dim(&self) -> StoreResult<Option<usize>> {
+        nodes::embedding_dim(self).await
+    }
+
+    async fn create_edge(&self, edge: Edge) -> StoreResult<Edge> {
+        edges::create(self, edge).await
+    }
+
+    async fn list_edges(&self, node_id: Uuid, query: EdgeQuery) -> StoreResult<Page<Edge>> {
+        edges::list(self, node_id, query).await
+    }
+
+    async fn candidates(&self, query: CandidateQuery) -> StoreResult<Vec<Candidate>> {
+        nodes::candidates(self, query).await
+    }
+
+    async fn queue_conflict(&self, conflict: NewConflict) -> StoreResult<(Conflict, bool)> {
+        retry_deadlocks::<B, _, _, _>(|| conflicts::queue(self, conflict.clone())).await
+    }
+
+    async fn get_conflict(&self, id: Uuid) -> StoreResult<Conflict> {
+        conflicts::get(self, id).await
+    }
+
+    async fn list_conflicts(&self, filter: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)> {
+        conflicts::list(self, filter).await
+    }
+
+    async fn conflict_stats(&self) -> StoreResult<ConflictStats> {
+        conflicts::stats(self).await
+    }
+
+    async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution> {
+        retry_deadlocks::<B, _, _, _>(|| resolution::resolve(self, request.clone())).await
+    }
+
+    async fn list_sources(&self) -> StoreResult<Vec<SourceStats>> {
+        conflicts::sources(self).await
+    }
+
+    async fn source_verdicts(&self) -> StoreResult<Vec<SourceStats>> {
+        conflicts::source_verdicts(self).await
+    }
+
+    async fn save_report(&self, report: StoredReport) -> StoreResult<()> {
+        conflicts::save_report(self, report).await
+    }
+
+    async fn list_reports(
+        &self,
+        limit: usize,
+        after: Option<Cursor>,
+    ) -> StoreResult<Page<StoredReport>> {
+        conflicts::list_reports(self, limit, after).await
+    }
+
+    async fn wake_batch(&self, after: i64, max: usize) -> StoreResult<WakeBatch> {
+        wake::batch(self, after, max).await
+    }
+
+    async fn events_after(&self, after: i64, limit: usize) -> StoreResult<Vec<Event>> {
+        wake::events_after(self, after, limit).await
+    }
+
+    async fn listen(&self, notifier: Arc<notify::Notifier>) -> StoreResult<()> {
+        Backend::listen(self, notifier).await
+    }
+
+    async fn idempotency_begin(
+        &self,
+        scope: &str,
+        key: &str,
+        fingerprint: &str,
+    ) -> StoreResult<IdempotencyBegin> {
+        idempotency::begin(self, scope, key, fingerprint).await
+    }
+
+    async fn idempotency_finish(
+        &self,
+        scope: &str,
+        key: &str,
+        response: StoredResponse,
+    ) -> StoreResult<()> {
+        idempotency::finish(self, scope, key, response).await
+    }
+
+    async fn idempotency_abandon(&self, scope: &str, key: &str) -> StoreResult<()> {
+        idempotency::abandon(self, scope, key).await
+    }
+
+    async fn check(&self) -> StoreResult<Vec<Violation>> {
+        check::check(self).await
+    }
 }
 
 /// Connects to the database the URL names (`sqlite:` or `postgres:`) and migrates it.

@@ -1,19 +1,75 @@
-//! The parts of executing a resolution that do not depend on the database: what a retry of a
-//! resolved conflict gets, what a plan error means, and which sources a verdict counts for.
+//! Executes a resolution plan (`domain::plan`) in one write transaction, on either database.
+//!
+//! The backend locks first ([`Backend::lock_for_resolution`]: SQLite's write lock is already
+//! held, PostgreSQL locks the conflict row and then its nodes in id order), so concurrent
+//! requests for one conflict run one after another and every one after the first sees it
+//! resolved. Each [`Step`] is one function call below; a new kind of step is a new arm of
+//! [`execute`]. A failing step (or commit) rolls everything back and reports the actions done
+//! so far; with the `failpoints` feature a test can make any step fail right after it ran.
 
-use crate::domain::conflict::{Action, Conflict, Strategy};
-use crate::domain::plan::{Plan, PlanError, Resolve};
+use sqlx::types::Json;
 
-use super::{Resolution, StoreError, StoreResult};
+use super::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
+use super::{Resolution, StoreError, StoreResult, conflicts, edges, failpoints, nodes};
+use crate::domain::conflict::{Action, Conflict, Status, Strategy};
+use crate::domain::contradiction::index_tokens;
+use crate::domain::plan::{self, Plan, PlanError, Resolve, Step};
+use crate::domain::time;
+
+pub async fn resolve<B: Backend>(store: &B, req: Resolve) -> StoreResult<Resolution> {
+    let mut tx = store.write().await?;
+    B::lock_for_resolution(&mut tx, req.conflict_id).await?;
+    let conflict = conflicts::get_in::<B>(&mut tx, req.conflict_id).await?;
+    if conflict.status == Status::Resolved {
+        return replay::<B>(&mut tx, &req, &conflict).await;
+    }
+    let plan = plan::plan(&conflict, &req, time::now()).map_err(plan_error)?;
+    let run = Run {
+        conflict: &conflict,
+        req: &req,
+        plan: &plan,
+    };
+    let mut done: Vec<Action> = Vec::with_capacity(plan.steps.len());
+    for step in &plan.steps {
+        match run.execute::<B>(&mut tx, step, &done).await {
+            Ok(action) => done.push(action),
+            Err(cause) => {
+                // Dropping the transaction rolls every step back.
+                return Err(StoreError::ResolutionFailed {
+                    failed_action: step.action(conflict.id, 0).name().to_owned(),
+                    partial_actions: done,
+                    cause: Box::new(cause),
+                });
+            }
+        }
+    }
+    B::commit(tx)
+        .await
+        .map_err(|e| StoreError::ResolutionFailed {
+            failed_action: "commit".into(),
+            partial_actions: done.clone(),
+            cause: Box::new(e.into()),
+        })?;
+    Ok(run.outcome(done))
+}
 
 /// A resolved conflict asked again: the same request replays, another one is refused.
-pub fn already_resolved(
+async fn replay<B: Backend>(
+    conn: &mut Conn<B>,
     req: &Resolve,
     conflict: &Conflict,
-    stored_merged: Option<&str>,
-    mut stored: Resolution,
 ) -> StoreResult<Resolution> {
-    if req.repeats(conflict, stored_merged) {
+    let row = B::query("select merged_content, outcome from conflict_queue where conflict_id = $1")
+        .arg(Id(req.conflict_id))
+        .optional(conn)
+        .await?
+        .ok_or(StoreError::NotFound("conflict"))?;
+    let c = Cols::<B::Db>::new(&row);
+    let merged: Option<String> = c.get("merged_content")?;
+    let mut stored: Resolution = c
+        .opt_json("outcome")?
+        .ok_or_else(|| StoreError::Corrupt("resolved conflict without outcome".into()))?;
+    if req.repeats(conflict, merged.as_deref()) {
         stored.replayed = true;
         Ok(stored)
     } else {
@@ -21,27 +77,125 @@ pub fn already_resolved(
     }
 }
 
-pub fn plan_error(e: PlanError) -> StoreError {
+fn plan_error(e: PlanError) -> StoreError {
     match e {
         PlanError::Stale { node_id, state } => StoreError::Stale { node_id, state },
-        PlanError::MissingOldNode => StoreError::NotFound,
+        PlanError::MissingOldNode => StoreError::NotFound("node"),
     }
 }
 
-pub fn outcome(
-    conflict: &Conflict,
-    req: &Resolve,
-    plan: &Plan,
-    actions: Vec<Action>,
-) -> Resolution {
-    Resolution {
-        conflict_id: conflict.id,
-        strategy: req.strategy,
-        old_node_id: Some(plan.old_node_id),
-        new_node_id: plan.new_node_id,
-        actions,
-        resolved_at: plan.resolved_at,
-        replayed: false,
+/// One resolution under way: the conflict as read in its transaction, the request, the plan.
+struct Run<'a> {
+    conflict: &'a Conflict,
+    req: &'a Resolve,
+    plan: &'a Plan,
+}
+
+impl Run<'_> {
+    /// Runs one step; returns the action it reports.
+    async fn execute<B: Backend>(
+        &self,
+        conn: &mut Conn<B>,
+        step: &Step,
+        done: &[Action],
+    ) -> StoreResult<Action> {
+        let at = Ts(self.plan.resolved_at);
+        let mut moved = 0;
+        match step {
+            Step::CreateNode(node) => {
+                let tokens = index_tokens(&node.title, &node.body).join(" ");
+                nodes::insert::<B>(conn, node, &tokens, None).await?;
+                B::query("update conflict_queue set new_node_id = $2 where conflict_id = $1")
+                    .arg(Id(self.conflict.id))
+                    .arg(Id(node.id))
+                    .run(conn)
+                    .await?;
+            }
+            Step::SetState { node_id, to, .. } => {
+                B::query("update nodes set state = $2, updated_at = $3 where node_id = $1")
+                    .arg(Id(*node_id))
+                    .arg(to.as_str())
+                    .arg(at)
+                    .run(conn)
+                    .await?;
+            }
+            Step::CreateEdge(edge) => edges::insert::<B>(conn, edge).await?,
+            Step::MergeBody {
+                node_id,
+                body,
+                labels,
+                ..
+            } => {
+                let old = self.conflict.old_node.as_ref();
+                let old = old.ok_or(StoreError::NotFound("node"))?;
+                B::query(
+                    "update nodes set body = $2, labels = $3, search_tokens = $4, \
+                     updated_at = $5 where node_id = $1",
+                )
+                .arg(Id(*node_id))
+                .arg(body)
+                .arg(Json(labels))
+                .arg(index_tokens(&old.title, body).join(" "))
+                .arg(at)
+                .run(conn)
+                .await?;
+                nodes::write_labels::<B>(conn, *node_id, labels).await?;
+            }
+            Step::MoveEdges { from, to } => {
+                moved = edges::move_edges::<B>(conn, *from, *to).await?
+            }
+            Step::DeleteNode { node_id } => nodes::delete_in::<B>(conn, *node_id).await?,
+            Step::MarkResolved => self.mark_resolved::<B>(conn, step, done).await?,
+        }
+        let action = step.action(self.conflict.id, moved);
+        failpoints::hit(self.conflict.id, action.name())?;
+        Ok(action)
+    }
+
+    /// The conflict's own update, with the reply stored for replay, the source verdicts and
+    /// the event, all in the resolution's transaction.
+    async fn mark_resolved<B: Backend>(
+        &self,
+        conn: &mut Conn<B>,
+        step: &Step,
+        done: &[Action],
+    ) -> StoreResult<()> {
+        let (conflict, req) = (self.conflict, self.req);
+        let mut actions = done.to_vec();
+        actions.push(step.action(conflict.id, 0));
+        let stored = self.outcome(actions.clone());
+        B::query(
+            "update conflict_queue set status = 'resolved', resolution = $2, \
+             merged_content = $3, resolved_at = $4, resolved_by = $5, \
+             note = coalesce($6, note), actions = $7, outcome = $8, updated_at = $4 \
+             where conflict_id = $1 and status = 'pending'",
+        )
+        .arg(Id(conflict.id))
+        .arg(req.strategy.as_str())
+        .arg(&req.merged_content)
+        .arg(Ts(self.plan.resolved_at))
+        .arg(&req.resolved_by)
+        .arg(&req.note)
+        .arg(Json(&actions))
+        .arg(Json(&stored))
+        .run(conn)
+        .await?;
+        for (source, upheld) in verdicts(conflict, req.strategy) {
+            conflicts::count_verdict::<B>(conn, &source, upheld).await?;
+        }
+        conflicts::event::<B>(conn, "conflict.resolved", conflict.id, conflict.seq).await
+    }
+
+    fn outcome(&self, actions: Vec<Action>) -> Resolution {
+        Resolution {
+            conflict_id: self.conflict.id,
+            strategy: self.req.strategy,
+            old_node_id: Some(self.plan.old_node_id),
+            new_node_id: self.plan.new_node_id,
+            actions,
+            resolved_at: self.plan.resolved_at,
+            replayed: false,
+        }
     }
 }
 

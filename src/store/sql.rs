@@ -75,3 +75,35 @@ macro_rules! conflict_columns {
     };
 }
 pub(crate) use conflict_columns;
+
+/// Whether an edge recording a verdict links the candidate `n` and node `$4`.
+macro_rules! verdict_edge_exists {
+    () => {
+        "exists (select 1 from edges e where e.kind in ('supersedes', 'relates_to') \
+            and ((e.source_id = n.node_id and e.target_id = $4) \
+              or (e.source_id = $4 and e.target_id = n.node_id)))"
+    };
+}
+pub(crate) use verdict_edge_exists;
+
+/// Vector-tier candidates: the newest nodes sharing a label (UUID v7 ids sort by time), found
+/// through the label index first; the cosine is computed in Rust on what this returns. The
+/// dialect supplies the label-list test (`$1`) and its `remembered` column.
+macro_rules! candidates_by_labels {
+    ($label_in_list:literal, $($remembered:tt)+) => {
+        concat!(
+            "with tagged as materialized (select distinct node_id from node_labels where ",
+            $label_in_list,
+            " order by node_id desc limit $6) select ",
+            $crate::store::sql::node_columns!("n", ""),
+            ", n.embedding, ",
+            $($remembered)+,
+            " from tagged join nodes n on n.node_id = tagged.node_id \
+             where n.embedding is not null \
+               and n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
+               and ($4 is null or n.node_id <> $4) \
+             order by n.node_id desc limit $5"
+        )
+    };
+}
+pub(crate) use candidates_by_labels;

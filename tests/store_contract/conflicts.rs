@@ -34,7 +34,7 @@ pub async fn deleting_a_node_removes_its_edges_and_pending_conflicts_but_keeps_h
     // Assert
     assert!(matches!(
         store.get_conflict(pending_as_old).await,
-        Err(StoreError::NotFound)
+        Err(StoreError::NotFound("conflict"))
     ));
     let history = store.get_conflict(resolved_as_old).await.unwrap();
     assert_eq!(
@@ -118,7 +118,7 @@ pub async fn queueing_against_a_missing_node_is_not_found(store: &dyn Store) {
         .queue_conflict(new_conflict(Uuid::now_v7(), None, Some("x")))
         .await;
     assert!(
-        matches!(result, Err(StoreError::NotFound)),
+        matches!(result, Err(StoreError::NotFound("node"))),
         "got {result:?}"
     );
 }

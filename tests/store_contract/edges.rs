@@ -120,7 +120,7 @@ pub async fn edges_are_listed_by_direction_and_kind(store: &dyn Store) {
     let missing = store
         .list_edges(Uuid::now_v7(), list(Direction::Both, None))
         .await;
-    assert!(matches!(missing, Err(StoreError::NotFound)));
+    assert!(matches!(missing, Err(StoreError::NotFound("node"))));
 }
 
 pub async fn candidates_are_active_nodes_of_the_same_scope_and_type_sharing_a_token(

@@ -49,16 +49,16 @@ pub async fn a_created_node_reads_back_unchanged_and_can_be_patched_and_deleted(
     store.delete_node(created.id).await.unwrap();
     assert!(matches!(
         store.get_node(created.id).await,
-        Err(StoreError::NotFound)
+        Err(StoreError::NotFound("node"))
     ));
     assert!(matches!(
         store.delete_node(created.id).await,
-        Err(StoreError::NotFound)
+        Err(StoreError::NotFound("node"))
     ));
     let missing = store
         .update_node(Uuid::now_v7(), NodePatch::default())
         .await;
-    assert!(matches!(missing, Err(StoreError::NotFound)));
+    assert!(matches!(missing, Err(StoreError::NotFound("node"))));
 }
 
 fn by_label(label: &str) -> NodeQuery {

@@ -162,7 +162,7 @@ pub async fn merge_appends_the_new_body_unites_labels_moves_edges_and_deletes_th
     );
     assert!(matches!(
         store.get_node(new.id).await,
-        Err(StoreError::NotFound)
+        Err(StoreError::NotFound("node"))
     ));
     let moved = edges_of(store, old.id, "depends_on").await;
     let mut ends: Vec<_> = moved.iter().map(|e| (e.source_id, e.target_id)).collect();

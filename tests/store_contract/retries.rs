@@ -127,7 +127,7 @@ pub async fn making_an_already_dormant_node_dormant_is_not_a_step(store: &dyn St
 pub async fn resolving_an_unknown_conflict_is_not_found(store: &dyn Store) {
     let result = resolve(store, Uuid::now_v7(), "keep_both").await;
     assert!(
-        matches!(result, Err(StoreError::NotFound)),
+        matches!(result, Err(StoreError::NotFound("conflict"))),
         "got {result:?}"
     );
 }

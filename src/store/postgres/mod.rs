@@ -1,39 +1,31 @@
-//! PostgreSQL backend: the server option. Plain `begin()` transactions under read committed;
-//! where SQLite relies on its single write lock, this backend takes row locks (`for update`,
-//! `for key share`), `on conflict` claims or a transaction-scoped advisory lock instead, and
-//! wakes long-pollers with `pg_notify` delivered on commit.
+//! PostgreSQL backend: the server option, and how it differs. Plain `begin()` transactions
+//! under read committed; where SQLite relies on its single write lock, this backend takes row
+//! locks (`for update`, `for key share`) and transaction-scoped advisory locks instead, runs a
+//! unit of work again when it lost a deadlock, and wakes long-pollers of every instance with
+//! `pg_notify` delivered on commit (`listen.rs`). Full-text search is a generated `tsvector`
+//! column ranked by `ts_rank` (`search.rs`).
 
-mod check;
-mod conflicts;
-mod edges;
-mod idempotency;
-mod nodes;
-mod resolve;
-mod rows;
-mod wake;
+mod listen;
+mod search;
 
-use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
-use async_trait::async_trait;
-use sqlx::postgres::PgPoolOptions;
-use sqlx::{PgPool, Postgres, Transaction};
+use sqlx::postgres::{PgPoolOptions, PgRow};
+use sqlx::{PgConnection, PgPool, Postgres, Row as _, Transaction};
 use uuid::Uuid;
 
-use super::*;
-use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
+use super::backend::{Backend, Id, QueryExt};
+use super::check::JsonSql;
+use super::notify::Notifier;
+use super::sql::{candidates_by_labels, node_columns};
+use super::{CandidateQuery, StoreError, StoreResult, Violation};
+
+pub use listen::EVENTS_CHANNEL;
 
 pub struct PgStore {
     pool: PgPool,
 }
-
-type Tx = Transaction<'static, Postgres>;
-
-/// The channel `pg_notify` wakes: its payload is the seq of the conflict that changed.
-pub const EVENTS_CHANNEL: &str = "concord_events";
-
-/// How often a unit of work that lost a deadlock is run again before the error is returned.
-const DEADLOCK_RETRIES: usize = 3;
 
 impl PgStore {
     pub async fn connect(url: &str) -> anyhow::Result<Self> {
@@ -50,183 +42,135 @@ impl PgStore {
     pub fn from_pool(pool: PgPool) -> Self {
         Self { pool }
     }
+}
 
-    async fn begin(&self) -> StoreResult<Tx> {
+/// Serialises conflict inserts and events until commit, so seq and event id order is commit
+/// order: a long-poller that has seen seq N (or an SSE client resuming from id N) can never
+/// later miss a lower one. Re-entrant within a transaction.
+const SEQ_LOCK: &str = "select pg_advisory_xact_lock(hashtext('concord.conflict_seq'))";
+
+impl Backend for PgStore {
+    type Db = Postgres;
+    const NAME: &'static str = "postgres";
+    type Tx = Transaction<'static, Postgres>;
+    const DEADLOCK_RETRIES: usize = 3;
+
+    /// `for key share` waits for a concurrent delete of the old node and then sees it gone.
+    const INSERT_CONFLICT: &'static str = "insert into conflict_queue (conflict_id, old_node_id, \
+         new_node_id, new_content, new_key, conflict_type, detection, recommendation, status, note, \
+         created_at, updated_at) \
+         select $1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $10, $10 \
+         where exists (select 1 from nodes where node_id = $2 for key share) \
+         on conflict do nothing returning seq";
+    /// `for key share` waits for a concurrent delete of an endpoint and then sees it gone,
+    /// where a foreign key violation would poison the whole transaction.
+    const INSERT_EDGE: &'static str = "insert into edges (edge_id, source_id, target_id, kind, \
+         neural_weight, strength, confidence, valid_from, created_at, updated_at) \
+         select $1, $2, $3, $4, $5, $6, $7, $8, $9, $9 \
+         where exists (select 1 from nodes where node_id = $2 for key share) \
+           and exists (select 1 from nodes where node_id = $3 for key share)";
+    const INSERT_LABELS: &'static str =
+        "insert into node_labels (label, node_id) select unnest($1::text[]), $2";
+    const LOCK_NODE: &'static str = "select 1 from nodes where node_id = $1 for update";
+    /// An update reads and writes the row without a concurrent writer between.
+    const SELECT_NODE_LOCKED: &'static str = concat!(
+        "select ",
+        node_columns!("n", ""),
+        " from nodes n where n.node_id = $1 for update"
+    );
+    /// Locked, so two requests that both find a stale claim cannot both take it over.
+    const SELECT_IDEMPOTENCY_LOCKED: &'static str = "select fingerprint, status_code, \
+         response_body, content_type, location, updated_at \
+         from idempotency_keys where scope = $1 and idem_key = $2 for update";
+    const PENDING_OF_NODES: &'static str = "select conflict_id, old_node_id, new_node_id \
+         from conflict_queue \
+         where status = 'pending' and (old_node_id = any($1) or new_node_id = any($1)) \
+         order by created_at, conflict_id";
+    const LIST_RANKED: &'static str = search::LIST_RANKED;
+    const CANDIDATES_BY_LABELS: &'static str =
+        candidates_by_labels!("label = any($1)", search::remembered!());
+    const JSON: JsonSql = search::JSON;
+
+    fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    async fn write(&self) -> StoreResult<Self::Tx> {
         Ok(self.pool.begin().await?)
     }
-}
 
-/// Whether PostgreSQL aborted the transaction to break a deadlock (40P01) or a serialization
-/// conflict (40001): the whole unit of work rolled back and can simply run again.
-fn is_retryable(e: &StoreError) -> bool {
-    match e {
-        StoreError::Backend(sqlx::Error::Database(d)) => {
-            matches!(d.code().as_deref(), Some("40P01" | "40001"))
-        }
-        StoreError::ResolutionFailed { cause, .. } => is_retryable(cause),
-        _ => false,
-    }
-}
-
-/// Runs a unit of work again when it lost a deadlock. Resolutions lock the conflict before its
-/// nodes, while deletes lock a node before its conflicts and detected conflicts share-lock their
-/// old nodes one by one, so these can deadlock; PostgreSQL aborts one of them, and that one's
-/// retry then sees the other's committed result. Every retried method is one transaction.
-async fn retry_deadlocks<T, F, Fut>(mut work: F) -> StoreResult<T>
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = StoreResult<T>>,
-{
-    let mut attempt = 0;
-    loop {
-        match work().await {
-            Err(e) if attempt < DEADLOCK_RETRIES && is_retryable(&e) => attempt += 1,
-            other => return other,
-        }
-    }
-}
-
-#[async_trait]
-impl Store for PgStore {
-    fn backend(&self) -> &'static str {
-        "postgres"
+    async fn commit(tx: Self::Tx) -> Result<(), sqlx::Error> {
+        tx.commit().await
     }
 
-    async fn ping(&self) -> StoreResult<()> {
-        sqlx::query("select 1").execute(&self.pool).await?;
+    /// Locks the conflict row, then its nodes in id order (the order every resolution uses, so
+    /// two resolutions sharing a node wait for each other instead of deadlocking), so no other
+    /// writer changes the nodes between the plan and its execution.
+    async fn lock_for_resolution(conn: &mut PgConnection, conflict_id: Uuid) -> StoreResult<()> {
+        let row = sqlx::query::<Postgres>(
+            "select old_node_id, new_node_id from conflict_queue where conflict_id = $1 \
+             for update",
+        )
+        .arg(Id(conflict_id))
+        .optional(conn)
+        .await?
+        .ok_or(StoreError::NotFound("conflict"))?;
+        let ids: Vec<Uuid> = ["old_node_id", "new_node_id"]
+            .into_iter()
+            .map(|c| row.try_get::<Option<Uuid>, _>(c))
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .flatten()
+            .collect();
+        sqlx::query(
+            "select node_id from nodes where node_id = any($1) order by node_id for update",
+        )
+        .bind(&ids)
+        .fetch_all(&mut *conn)
+        .await?;
         Ok(())
     }
 
-    async fn create_node(
-        &self,
-        node: NewNode,
-        found: Vec<DetectedConflict>,
-    ) -> StoreResult<(Node, Vec<Conflict>)> {
-        retry_deadlocks(|| nodes::create(self, node.clone(), found.clone())).await
+    async fn serialize_events(conn: &mut PgConnection) -> StoreResult<()> {
+        sqlx::query(SEQ_LOCK).execute(&mut *conn).await?;
+        Ok(())
     }
 
-    async fn get_node(&self, id: Uuid) -> StoreResult<Node> {
-        nodes::get(&self.pool, id).await
+    async fn notify(conn: &mut PgConnection, seq: i64) -> StoreResult<()> {
+        sqlx::query("select pg_notify($1, $2)")
+            .bind(EVENTS_CHANNEL)
+            .bind(seq.to_string())
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
     }
 
-    async fn get_node_with_embedding(&self, id: Uuid) -> StoreResult<(Node, Option<Vec<f32>>)> {
-        nodes::get_with_embedding(&self.pool, id).await
+    /// The advisory lock makes the dimension check and the insert atomic among writers of
+    /// embeddings, as SQLite's write lock does.
+    async fn lock_embedding_dim(conn: &mut PgConnection) -> StoreResult<()> {
+        sqlx::query("select pg_advisory_xact_lock(hashtext('concord.embedding_dim'))")
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
     }
 
-    async fn update_node(&self, id: Uuid, patch: NodePatch) -> StoreResult<Node> {
-        nodes::update(self, id, patch).await
+    fn text_query(tokens: &[String], all: bool) -> String {
+        search::tsquery(tokens, if all { " & " } else { " | " })
     }
 
-    async fn delete_node(&self, id: Uuid) -> StoreResult<()> {
-        retry_deadlocks(|| async {
-            let mut tx = self.begin().await?;
-            nodes::delete_in(&mut tx, id).await?;
-            tx.commit().await?;
-            Ok(())
-        })
-        .await
+    async fn candidates_by_tokens(
+        conn: &mut PgConnection,
+        q: &CandidateQuery,
+    ) -> StoreResult<Vec<PgRow>> {
+        search::candidates_by_tokens(conn, q).await
     }
 
-    async fn list_nodes(&self, query: NodeQuery) -> StoreResult<Page<Node>> {
-        nodes::list(&self.pool, query).await
+    /// `search_tsv` must be non-empty wherever there are tokens.
+    async fn check_text_index(&self) -> StoreResult<Vec<Violation>> {
+        search::check_index(&self.pool).await
     }
 
-    async fn embedding_dim(&self) -> StoreResult<Option<usize>> {
-        nodes::embedding_dim(&self.pool).await
-    }
-
-    async fn create_edge(&self, edge: Edge) -> StoreResult<Edge> {
-        let mut tx = self.begin().await?;
-        edges::insert(&mut tx, &edge).await?;
-        tx.commit().await?;
-        Ok(edge)
-    }
-
-    async fn list_edges(&self, node_id: Uuid, query: EdgeQuery) -> StoreResult<Page<Edge>> {
-        edges::list(&self.pool, node_id, query).await
-    }
-
-    async fn candidates(&self, query: CandidateQuery) -> StoreResult<Vec<Candidate>> {
-        nodes::candidates(&self.pool, query).await
-    }
-
-    async fn queue_conflict(&self, conflict: NewConflict) -> StoreResult<(Conflict, bool)> {
-        retry_deadlocks(|| conflicts::queue(self, conflict.clone())).await
-    }
-
-    async fn get_conflict(&self, id: Uuid) -> StoreResult<Conflict> {
-        conflicts::get(&self.pool, id).await
-    }
-
-    async fn list_conflicts(&self, filter: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)> {
-        conflicts::list(&self.pool, filter).await
-    }
-
-    async fn conflict_stats(&self) -> StoreResult<ConflictStats> {
-        conflicts::stats(&self.pool).await
-    }
-
-    async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution> {
-        retry_deadlocks(|| resolve::resolve(self, request.clone())).await
-    }
-
-    async fn list_sources(&self) -> StoreResult<Vec<SourceStats>> {
-        conflicts::sources(&self.pool).await
-    }
-
-    async fn source_verdicts(&self) -> StoreResult<Vec<SourceStats>> {
-        conflicts::source_verdicts(&self.pool).await
-    }
-
-    async fn save_report(&self, report: StoredReport) -> StoreResult<()> {
-        conflicts::save_report(&self.pool, report).await
-    }
-
-    async fn list_reports(
-        &self,
-        limit: usize,
-        after: Option<Cursor>,
-    ) -> StoreResult<Page<StoredReport>> {
-        conflicts::list_reports(&self.pool, limit, after).await
-    }
-
-    async fn idempotency_begin(
-        &self,
-        scope: &str,
-        key: &str,
-        fingerprint: &str,
-    ) -> StoreResult<IdempotencyBegin> {
-        idempotency::begin(self, scope, key, fingerprint).await
-    }
-
-    async fn idempotency_finish(
-        &self,
-        scope: &str,
-        key: &str,
-        response: StoredResponse,
-    ) -> StoreResult<()> {
-        idempotency::finish(&self.pool, scope, key, response).await
-    }
-
-    async fn idempotency_abandon(&self, scope: &str, key: &str) -> StoreResult<()> {
-        idempotency::abandon(&self.pool, scope, key).await
-    }
-
-    async fn check(&self) -> StoreResult<Vec<Violation>> {
-        check::check(&self.pool).await
-    }
-    async fn wake_batch(&self, after: i64, max: usize) -> StoreResult<WakeBatch> {
-        wake::batch(&self.pool, after, max).await
-    }
-
-    async fn events_after(&self, after: i64, limit: usize) -> StoreResult<Vec<Event>> {
-        wake::events_after(&self.pool, after, limit).await
-    }
-
-    async fn listen(
-        &self,
-        notifier: std::sync::Arc<crate::store::notify::Notifier>,
-    ) -> StoreResult<()> {
-        wake::listen(&self.pool, notifier).await
+    async fn listen(&self, notifier: Arc<Notifier>) -> StoreResult<()> {
+        listen::listen(&self.pool, notifier).await
     }
 }

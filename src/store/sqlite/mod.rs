@@ -1,50 +1,42 @@
-//! SQLite backend: the embedded default. WAL mode, a busy timeout and foreign keys on; every
-//! write transaction takes the write lock up front (`BEGIN IMMEDIATE`), so two writers never
-//! deadlock upgrading a read lock and a resolution sees the state it will change.
+//! SQLite backend: the embedded default, and how it differs. WAL mode, a busy timeout and
+//! foreign keys on; every write transaction takes the write lock up front (`BEGIN
+//! IMMEDIATE`), so two writers never deadlock upgrading a read lock and a resolution sees the
+//! state it will change. With that lock held nothing needs row locks: the `LOCK_*` statements
+//! are plain reads. Full-text search is an FTS5 table (`search.rs`); waiters are woken in
+//! process, since one process serves one database file.
 
-mod check;
-mod conflicts;
-mod edges;
-mod idempotency;
-mod nodes;
-mod resolve;
-mod rows;
-mod wake;
+mod search;
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
-use async_trait::async_trait;
+use sqlx::sqlite::SqliteRow;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Sqlite, SqlitePool, Transaction};
+use sqlx::{Sqlite, SqliteConnection, SqlitePool, Transaction};
 use uuid::Uuid;
 
-use super::*;
-use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
+use super::backend::Backend;
+use super::check::JsonSql;
+use super::notify::Notifier;
+use super::sql::candidates_by_labels;
+use super::{CandidateQuery, StoreResult, Violation};
 
 pub struct SqliteStore {
     pool: SqlitePool,
-    writer: std::sync::Arc<tokio::sync::Mutex<()>>,
+    writer: Arc<tokio::sync::Mutex<()>>,
 }
-
-type Tx = Transaction<'static, Sqlite>;
 
 /// A write transaction and this process's turn to write. Writers queue on an async mutex
 /// instead of on SQLite's busy handler, whose sleeps (up to 100 ms each) add latency spikes
 /// under concurrency; the busy timeout still covers other processes on the same file.
-pub(super) struct WriteTx {
-    tx: Tx,
+pub struct WriteTx {
+    tx: Transaction<'static, Sqlite>,
     _turn: tokio::sync::OwnedMutexGuard<()>,
 }
 
-impl WriteTx {
-    pub async fn commit(self) -> Result<(), sqlx::Error> {
-        self.tx.commit().await
-    }
-}
-
 impl std::ops::Deref for WriteTx {
-    type Target = sqlx::SqliteConnection;
+    type Target = SqliteConnection;
     fn deref(&self) -> &Self::Target {
         &self.tx
     }
@@ -79,6 +71,49 @@ impl SqliteStore {
             writer: Default::default(),
         }
     }
+}
+
+impl Backend for SqliteStore {
+    type Db = Sqlite;
+    const NAME: &'static str = "sqlite";
+    type Tx = WriteTx;
+    const DEADLOCK_RETRIES: usize = 0;
+
+    /// The write lock is held, so `max(seq) + 1` cannot race.
+    const INSERT_CONFLICT: &'static str = "insert into conflict_queue (conflict_id, seq, \
+         old_node_id, new_node_id, new_content, new_key, conflict_type, detection, recommendation, \
+         status, note, created_at, updated_at) \
+         select $1, (select coalesce(max(seq), 0) + 1 from conflict_queue), $2, $3, $4, $5, $6, \
+                $7, $8, 'pending', $9, $10, $10 \
+         where exists (select 1 from nodes where node_id = $2) \
+         on conflict do nothing returning seq";
+    const INSERT_EDGE: &'static str = "insert into edges (edge_id, source_id, target_id, kind, \
+         neural_weight, strength, confidence, valid_from, created_at, updated_at) \
+         select $1, $2, $3, $4, $5, $6, $7, $8, $9, $9 \
+         where exists (select 1 from nodes where node_id = $2) \
+           and exists (select 1 from nodes where node_id = $3)";
+    const INSERT_LABELS: &'static str =
+        "insert into node_labels (label, node_id) select value, $2 from json_each($1)";
+    const LOCK_NODE: &'static str = "select 1 from nodes where node_id = $1";
+    const SELECT_NODE_LOCKED: &'static str = super::nodes::SELECT_ONE;
+    const SELECT_IDEMPOTENCY_LOCKED: &'static str = "select fingerprint, status_code, \
+         response_body, content_type, location, updated_at \
+         from idempotency_keys where scope = $1 and idem_key = $2";
+    const PENDING_OF_NODES: &'static str = "select conflict_id, old_node_id, new_node_id \
+         from conflict_queue where status = 'pending' \
+           and (old_node_id in (select value from json_each($1)) \
+                or new_node_id in (select value from json_each($1))) \
+         order by created_at, conflict_id";
+    const LIST_RANKED: &'static str = search::LIST_RANKED;
+    const CANDIDATES_BY_LABELS: &'static str = candidates_by_labels!(
+        "label in (select value from json_each($1))",
+        search::remembered!()
+    );
+    const JSON: JsonSql = search::JSON;
+
+    fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
 
     /// A write transaction holding the database's write lock from its first statement.
     async fn write(&self) -> StoreResult<WriteTx> {
@@ -88,146 +123,45 @@ impl SqliteStore {
             _turn: turn,
         })
     }
-}
 
-#[async_trait]
-impl Store for SqliteStore {
-    fn backend(&self) -> &'static str {
-        "sqlite"
+    async fn commit(tx: WriteTx) -> Result<(), sqlx::Error> {
+        tx.tx.commit().await
     }
 
-    async fn ping(&self) -> StoreResult<()> {
-        sqlx::query("select 1").execute(&self.pool).await?;
+    async fn lock_for_resolution(_: &mut SqliteConnection, _: Uuid) -> StoreResult<()> {
         Ok(())
     }
 
-    async fn create_node(
-        &self,
-        node: NewNode,
-        found: Vec<DetectedConflict>,
-    ) -> StoreResult<(Node, Vec<Conflict>)> {
-        nodes::create(self, node, found).await
-    }
-
-    async fn get_node(&self, id: Uuid) -> StoreResult<Node> {
-        nodes::get(&self.pool, id).await
-    }
-
-    async fn get_node_with_embedding(&self, id: Uuid) -> StoreResult<(Node, Option<Vec<f32>>)> {
-        nodes::get_with_embedding(&self.pool, id).await
-    }
-
-    async fn update_node(&self, id: Uuid, patch: NodePatch) -> StoreResult<Node> {
-        nodes::update(self, id, patch).await
-    }
-
-    async fn delete_node(&self, id: Uuid) -> StoreResult<()> {
-        let mut tx = self.write().await?;
-        nodes::delete_in(&mut tx, id).await?;
-        tx.commit().await?;
+    async fn serialize_events(_: &mut SqliteConnection) -> StoreResult<()> {
         Ok(())
     }
 
-    async fn list_nodes(&self, query: NodeQuery) -> StoreResult<Page<Node>> {
-        nodes::list(&self.pool, query).await
+    async fn notify(_: &mut SqliteConnection, _: i64) -> StoreResult<()> {
+        Ok(())
     }
 
-    async fn embedding_dim(&self) -> StoreResult<Option<usize>> {
-        nodes::embedding_dim(&self.pool).await
+    async fn lock_embedding_dim(_: &mut SqliteConnection) -> StoreResult<()> {
+        Ok(())
     }
 
-    async fn create_edge(&self, edge: Edge) -> StoreResult<Edge> {
-        let mut tx = self.write().await?;
-        edges::insert(&mut tx, &edge).await?;
-        tx.commit().await?;
-        Ok(edge)
+    fn text_query(tokens: &[String], all: bool) -> String {
+        search::fts_query(tokens, all)
     }
 
-    async fn list_edges(&self, node_id: Uuid, query: EdgeQuery) -> StoreResult<Page<Edge>> {
-        edges::list(&self.pool, node_id, query).await
+    async fn candidates_by_tokens(
+        conn: &mut SqliteConnection,
+        q: &CandidateQuery,
+    ) -> StoreResult<Vec<SqliteRow>> {
+        search::candidates_by_tokens(conn, q).await
     }
 
-    async fn candidates(&self, query: CandidateQuery) -> StoreResult<Vec<Candidate>> {
-        nodes::candidates(&self.pool, query).await
+    /// FTS5's own integrity check.
+    async fn check_text_index(&self) -> StoreResult<Vec<Violation>> {
+        Ok(search::check_index(&self.pool).await.into_iter().collect())
     }
 
-    async fn queue_conflict(&self, conflict: NewConflict) -> StoreResult<(Conflict, bool)> {
-        conflicts::queue(self, conflict).await
-    }
-
-    async fn get_conflict(&self, id: Uuid) -> StoreResult<Conflict> {
-        conflicts::get(&self.pool, id).await
-    }
-
-    async fn list_conflicts(&self, filter: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)> {
-        conflicts::list(&self.pool, filter).await
-    }
-
-    async fn conflict_stats(&self) -> StoreResult<ConflictStats> {
-        conflicts::stats(&self.pool).await
-    }
-
-    async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution> {
-        resolve::resolve(self, request).await
-    }
-
-    async fn list_sources(&self) -> StoreResult<Vec<SourceStats>> {
-        conflicts::sources(&self.pool).await
-    }
-
-    async fn source_verdicts(&self) -> StoreResult<Vec<SourceStats>> {
-        conflicts::source_verdicts(&self.pool).await
-    }
-
-    async fn save_report(&self, report: StoredReport) -> StoreResult<()> {
-        conflicts::save_report(self, report).await
-    }
-
-    async fn list_reports(
-        &self,
-        limit: usize,
-        after: Option<Cursor>,
-    ) -> StoreResult<Page<StoredReport>> {
-        conflicts::list_reports(&self.pool, limit, after).await
-    }
-
-    async fn idempotency_begin(
-        &self,
-        scope: &str,
-        key: &str,
-        fingerprint: &str,
-    ) -> StoreResult<IdempotencyBegin> {
-        idempotency::begin(self, scope, key, fingerprint).await
-    }
-
-    async fn idempotency_finish(
-        &self,
-        scope: &str,
-        key: &str,
-        response: StoredResponse,
-    ) -> StoreResult<()> {
-        idempotency::finish(&self.pool, scope, key, response).await
-    }
-
-    async fn idempotency_abandon(&self, scope: &str, key: &str) -> StoreResult<()> {
-        idempotency::abandon(&self.pool, scope, key).await
-    }
-
-    async fn check(&self) -> StoreResult<Vec<Violation>> {
-        check::check(&self.pool).await
-    }
-    async fn wake_batch(&self, after: i64, max: usize) -> StoreResult<WakeBatch> {
-        wake::batch(&self.pool, after, max).await
-    }
-
-    async fn events_after(&self, after: i64, limit: usize) -> StoreResult<Vec<Event>> {
-        wake::events_after(&self.pool, after, limit).await
-    }
-
-    async fn listen(
-        &self,
-        notifier: std::sync::Arc<crate::store::notify::Notifier>,
-    ) -> StoreResult<()> {
-        wake::listen(&self.pool, notifier).await
+    /// One process serves one database file: its waiters are woken in process.
+    async fn listen(&self, _: Arc<Notifier>) -> StoreResult<()> {
+        Ok(())
     }
 }

@@ -1,13 +1,52 @@
-//! `concord check` on SQLite: every invariant is one read-only query that returns one line per
-//! offending row (at most 100 of them), plus the FTS5 index's own integrity check and a
-//! recomputation of each node's search tokens. Only what must hold is asserted: a later write
-//! may legitimately undo a resolution's effect (a node deleted, an edge moved by a merge, a
-//! state changed afterwards), and those cases are excluded.
+//! `concord check`, on either database: every invariant is one read-only query that returns
+//! one line per offending row (at most 100 of them), plus the full-text index's own check
+//! ([`Backend::check_text_index`]) and a recomputation of each node's search tokens. Only what
+//! must hold is asserted: a later write may legitimately undo a resolution's effect (a node
+//! deleted, an edge moved by a merge, a state changed afterwards), and those cases are
+//! excluded. The queries are written once; where they read JSON they name its pieces with
+//! placeholders that each backend's [`JsonSql`] fills in (`json_each` and `json_extract` on
+//! SQLite, `jsonb_array_elements` and `->>` on PostgreSQL).
 
-use sqlx::SqlitePool;
+use sqlx::AssertSqlSafe;
+use uuid::Uuid;
 
+use super::backend::{Backend, Cols, Id, QueryExt};
 use crate::domain::contradiction::index_tokens;
 use crate::store::{StoreResult, Violation};
+
+/// How a dialect reads the JSON columns, for the placeholders of [`CHECKS`].
+pub struct JsonSql {
+    /// `{each}`: joins every action of conflict `c` as `a`, after `from conflict_queue c`.
+    pub each: &'static str,
+    /// `{actions}`: the actions of conflict `c` as a table `a`.
+    pub actions: &'static str,
+    /// `{labels}`: the labels of node `n` as a table `j`; `{label}`: one of them.
+    pub labels: &'static str,
+    pub label: &'static str,
+    /// `{a.name}`: field `name` of action `a` as text, written `field.0 name field.1`;
+    /// `{a.name:id}`: the same field compared with an id column (`field.2` appended).
+    pub field: (&'static str, &'static str, &'static str),
+}
+
+impl JsonSql {
+    fn render(&self, template: &str) -> String {
+        let mut sql = template
+            .replace("{each}", self.each)
+            .replace("{actions}", self.actions)
+            .replace("{labels}", self.labels)
+            .replace("{label}", self.label);
+        let (open, close, as_id) = self.field;
+        while let Some(start) = sql.find("{a.") {
+            let end = start + sql[start..].find('}').expect("placeholders close");
+            let (name, cast) = match sql[start + 3..end].split_once(':') {
+                Some((name, _)) => (name.to_owned(), as_id),
+                None => (sql[start + 3..end].to_owned(), ""),
+            };
+            sql.replace_range(start..=end, &format!("{open}{name}{close}{cast}"));
+        }
+        sql
+    }
+}
 
 /// `(invariant, query returning one text column per violation, at most 100 rows)`.
 const CHECKS: &[(&str, &str)] = &[
@@ -28,15 +67,15 @@ const CHECKS: &[(&str, &str)] = &[
     ),
     (
         "label_index_out_of_step",
-        "select 'node ' || n.node_id || ' has label ' || j.value || ' missing from the index' \
-         from nodes n, json_each(n.labels) j \
+        "select 'node ' || n.node_id || ' has label ' || {label} || ' missing from the index' \
+         from nodes n, {labels} \
          where not exists (select 1 from node_labels l \
-                           where l.node_id = n.node_id and l.label = j.value) \
+                           where l.node_id = n.node_id and l.label = {label}) \
          union all \
          select 'index has label ' || l.label || ' for node ' || l.node_id || \
            ', which does not carry it' \
          from node_labels l join nodes n on n.node_id = l.node_id \
-         where not exists (select 1 from json_each(n.labels) j where j.value = l.label) \
+         where not exists (select 1 from {labels} where {label} = l.label) \
          limit 100",
     ),
     (
@@ -76,53 +115,53 @@ const CHECKS: &[(&str, &str)] = &[
         "resolution_without_conflict_resolved_action",
         "select 'resolved conflict ' || c.conflict_id || ' records no conflict_resolved action' \
          from conflict_queue c where c.status = 'resolved' and c.actions is not null \
-           and not exists (select 1 from json_each(c.actions) a \
-                           where json_extract(a.value, '$.action') = 'conflict_resolved') \
+           and not exists (select 1 from {actions} \
+                           where {a.action} = 'conflict_resolved') \
          limit 100",
     ),
     (
         "created_edge_missing",
         "select 'conflict ' || c.conflict_id || ' created edge ' || \
-           json_extract(a.value, '$.edge_id') || ', which is gone while both endpoints exist' \
-         from conflict_queue c, json_each(c.actions) a \
-         where c.status = 'resolved' and json_extract(a.value, '$.action') = 'edge_created' \
+           {a.edge_id} || ', which is gone while both endpoints exist' \
+         from conflict_queue c{each} \
+         where c.status = 'resolved' and {a.action} = 'edge_created' \
            and not exists (select 1 from edges e \
-                           where e.edge_id = json_extract(a.value, '$.edge_id')) \
+                           where e.edge_id = {a.edge_id:id}) \
            and exists (select 1 from nodes n \
-                       where n.node_id = json_extract(a.value, '$.source_id')) \
+                       where n.node_id = {a.source_id:id}) \
            and exists (select 1 from nodes n \
-                       where n.node_id = json_extract(a.value, '$.target_id')) \
+                       where n.node_id = {a.target_id:id}) \
          limit 100",
     ),
     (
         "created_edge_kind_changed",
-        "select 'conflict ' || c.conflict_id || ' created a ' || json_extract(a.value, '$.kind') \
+        "select 'conflict ' || c.conflict_id || ' created a ' || {a.kind} \
            || ' edge ' || e.edge_id || ', which is now ' || e.kind \
-         from conflict_queue c, json_each(c.actions) a \
-           join edges e on e.edge_id = json_extract(a.value, '$.edge_id') \
-         where c.status = 'resolved' and json_extract(a.value, '$.action') = 'edge_created' \
-           and e.kind <> json_extract(a.value, '$.kind') \
+         from conflict_queue c{each} \
+           join edges e on e.edge_id = {a.edge_id:id} \
+         where c.status = 'resolved' and {a.action} = 'edge_created' \
+           and e.kind <> {a.kind} \
          limit 100",
     ),
     (
         "state_change_missing",
         "select 'conflict ' || c.conflict_id || ' made node ' || n.node_id || ' ' || \
-           json_extract(a.value, '$.to') || ', but it is ' || n.state || \
+           {a.to} || ', but it is ' || n.state || \
            ' with no later update' \
-         from conflict_queue c, json_each(c.actions) a \
-           join nodes n on n.node_id = json_extract(a.value, '$.node_id') \
+         from conflict_queue c{each} \
+           join nodes n on n.node_id = {a.node_id:id} \
          where c.status = 'resolved' \
-           and json_extract(a.value, '$.action') = 'node_state_changed' \
-           and n.state <> json_extract(a.value, '$.to') and n.updated_at <= c.resolved_at \
+           and {a.action} = 'node_state_changed' \
+           and n.state <> {a.to} and n.updated_at <= c.resolved_at \
          limit 100",
     ),
     (
         "merged_node_not_updated",
         "select 'conflict ' || c.conflict_id || ' merged into node ' || n.node_id || \
            ', which was last updated before the merge' \
-         from conflict_queue c, json_each(c.actions) a \
-           join nodes n on n.node_id = json_extract(a.value, '$.node_id') \
-         where c.status = 'resolved' and json_extract(a.value, '$.action') = 'node_body_merged' \
+         from conflict_queue c{each} \
+           join nodes n on n.node_id = {a.node_id:id} \
+         where c.status = 'resolved' and {a.action} = 'node_body_merged' \
            and n.updated_at < c.resolved_at \
          limit 100",
     ),
@@ -130,36 +169,36 @@ const CHECKS: &[(&str, &str)] = &[
         "deleted_node_present",
         "select 'conflict ' || c.conflict_id || ' deleted node ' || n.node_id || \
            ', which still exists' \
-         from conflict_queue c, json_each(c.actions) a \
-           join nodes n on n.node_id = json_extract(a.value, '$.node_id') \
-         where c.status = 'resolved' and json_extract(a.value, '$.action') = 'node_deleted' \
+         from conflict_queue c{each} \
+           join nodes n on n.node_id = {a.node_id:id} \
+         where c.status = 'resolved' and {a.action} = 'node_deleted' \
          limit 100",
     ),
     (
         "created_node_not_linked",
         "select 'conflict ' || c.conflict_id || ' created node ' || n.node_id || \
            ' but does not name it as its new node' \
-         from conflict_queue c, json_each(c.actions) a \
-           join nodes n on n.node_id = json_extract(a.value, '$.node_id') \
-         where c.status = 'resolved' and json_extract(a.value, '$.action') = 'node_created' \
+         from conflict_queue c{each} \
+           join nodes n on n.node_id = {a.node_id:id} \
+         where c.status = 'resolved' and {a.action} = 'node_created' \
            and (c.new_node_id is null or c.new_node_id <> n.node_id) \
          limit 100",
     ),
     (
         "edge_recorded_twice",
-        "select 'edge ' || json_extract(a.value, '$.edge_id') || ' is recorded ' || count(*) || \
+        "select 'edge ' || {a.edge_id} || ' is recorded ' || count(*) || \
            ' times by resolutions' \
-         from conflict_queue c, json_each(c.actions) a \
-         where c.status = 'resolved' and json_extract(a.value, '$.action') = 'edge_created' \
-         group by json_extract(a.value, '$.edge_id') having count(*) > 1 \
+         from conflict_queue c{each} \
+         where c.status = 'resolved' and {a.action} = 'edge_created' \
+         group by {a.edge_id} having count(*) > 1 \
          limit 100",
     ),
     (
         "duplicate_resolution_edge",
         "select 'conflict ' || c.conflict_id || ' records ' || count(*) || ' resolution edges' \
-         from conflict_queue c, json_each(c.actions) a \
-         where c.status = 'resolved' and json_extract(a.value, '$.action') = 'edge_created' \
-           and json_extract(a.value, '$.kind') in ('supersedes', 'relates_to') \
+         from conflict_queue c{each} \
+         where c.status = 'resolved' and {a.action} = 'edge_created' \
+           and {a.kind} in ('supersedes', 'relates_to') \
          group by c.conflict_id having count(*) > 1 \
          union all \
          select 'edge ' || e.edge_id || ' duplicates the resolution edge of conflict ' || \
@@ -169,58 +208,56 @@ const CHECKS: &[(&str, &str)] = &[
                or (e.source_id = c.new_node_id and e.target_id = c.old_node_id)) \
          where c.status = 'resolved' and e.kind in ('supersedes', 'relates_to') \
            and e.created_at = c.resolved_at \
-           and not exists (select 1 from json_each(c.actions) a \
-                           where json_extract(a.value, '$.edge_id') = e.edge_id) \
+           and not exists (select 1 from {actions} \
+                           where {a.edge_id:id} = e.edge_id) \
          limit 100",
     ),
 ];
 
-pub async fn check(pool: &SqlitePool) -> StoreResult<Vec<Violation>> {
+pub async fn check<B: Backend>(store: &B) -> StoreResult<Vec<Violation>> {
+    let mut conn = store.pool().acquire().await?;
     let mut found = Vec::new();
-    for (invariant, sql) in CHECKS {
-        let rows: Vec<String> = sqlx::query_scalar(*sql).fetch_all(pool).await?;
-        found.extend(
-            rows.into_iter()
-                .map(|detail| Violation { invariant, detail }),
-        );
+    for (invariant, template) in CHECKS {
+        let sql = sqlx::query::<B::Db>(AssertSqlSafe(B::JSON.render(template)));
+        for row in sql.all(&mut conn).await? {
+            let detail: String = Cols::<B::Db>::new(&row).get_at(0)?;
+            found.push(Violation { invariant, detail });
+        }
     }
-    // FTS5's integrity check with rank 1 also compares the index with the external content
-    // table (`nodes`) and fails on any difference: a row missing, an extra one, stale tokens.
-    if let Err(e) =
-        sqlx::query("insert into nodes_fts (nodes_fts, rank) values ('integrity-check', 1)")
-            .execute(pool)
-            .await
-    {
-        found.push(Violation {
-            invariant: "fts_out_of_step",
-            detail: format!("the full-text index does not match the nodes table: {e}"),
-        });
-    }
-    found.extend(stale_tokens(pool).await?);
+    drop(conn);
+    found.extend(store.check_text_index().await?);
+    found.extend(stale_tokens(store).await?);
     Ok(found)
 }
 
 /// Nodes whose stored search tokens are not the tokens of their title and body, page by page.
-async fn stale_tokens(pool: &SqlitePool) -> StoreResult<Vec<Violation>> {
+async fn stale_tokens<B: Backend>(store: &B) -> StoreResult<Vec<Violation>> {
+    let mut conn = store.pool().acquire().await?;
     let mut found = Vec::new();
-    let mut after = String::new();
+    let mut after = Uuid::nil();
     loop {
-        let rows: Vec<(String, String, String, String)> = sqlx::query_as(
+        let rows = B::query(
             "select node_id, title, body, search_tokens from nodes where node_id > $1 \
              order by node_id limit 200",
         )
-        .bind(&after)
-        .fetch_all(pool)
+        .arg(Id(after))
+        .all(&mut conn)
         .await?;
-        let Some(last) = rows.last() else { break };
-        after = last.0.clone();
-        for (id, title, body, tokens) in rows {
+        for row in &rows {
+            let c = Cols::<B::Db>::new(row);
+            let id = c.id("node_id")?;
+            after = id;
+            let tokens: String = c.get("search_tokens")?;
+            let (title, body): (String, String) = (c.get("title")?, c.get("body")?);
             if index_tokens(&title, &body).join(" ") != tokens && found.len() < 100 {
                 found.push(Violation {
                     invariant: "search_tokens_stale",
                     detail: format!("node {id}'s search tokens are not those of its text"),
                 });
             }
+        }
+        if rows.is_empty() {
+            break;
         }
     }
     Ok(found)

@@ -1,0 +1,369 @@
+//! Nodes, on either database: writes (with the conflicts detection found), reads that carry
+//! pending conflict ids, listing (newest first, or ranked by the backend's full-text search),
+//! and the candidate search of detection.
+
+use std::collections::HashMap;
+
+use sqlx::types::Json;
+use uuid::Uuid;
+
+use super::backend::{Backend, Cols, Conn, Id, Ids, QueryExt, Row, Texts, Ts};
+use super::sql::node_columns;
+use super::{conflicts, rows};
+use crate::domain::FieldError;
+use crate::domain::conflict::Conflict;
+use crate::domain::contradiction::index_tokens;
+use crate::domain::cursor::{Cursor, Page};
+use crate::domain::node::{self as dn, NewNode, Node, NodePatch};
+use crate::domain::time;
+use crate::store::*;
+
+pub const SELECT_ONE: &str = concat!(
+    "select ",
+    node_columns!("n", ""),
+    " from nodes n where n.node_id = $1"
+);
+
+pub async fn create<B: Backend>(
+    store: &B,
+    node: NewNode,
+    found: Vec<DetectedConflict>,
+) -> StoreResult<(Node, Vec<Conflict>)> {
+    // Tokenising and encoding happen before the write transaction starts.
+    let tokens = index_tokens(&node.title, &node.body).join(" ");
+    let embedding = node.embedding.as_deref().map(dn::embedding_to_bytes);
+    let mut tx = store.write().await?;
+    if let Some(e) = &node.embedding {
+        check_dimension::<B>(&mut tx, e.len()).await?;
+    }
+    insert::<B>(&mut tx, &node, &tokens, embedding.as_deref()).await?;
+    let mut queued = Vec::with_capacity(found.len());
+    for hit in found {
+        if let Some(c) = conflicts::insert_detected::<B>(&mut tx, &hit).await? {
+            queued.push(c);
+        }
+    }
+    B::commit(tx).await?;
+    let mut created = node.to_node();
+    created.conflict_ids = queued.iter().map(|c| c.id).collect();
+    Ok((created, queued))
+}
+
+/// Inserts a node and its label rows; used by writes and by resolutions that create a node.
+pub async fn insert<B: Backend>(
+    conn: &mut Conn<B>,
+    node: &NewNode,
+    tokens: &str,
+    embedding: Option<&[u8]>,
+) -> StoreResult<()> {
+    B::query(
+        "insert into nodes (node_id, title, body, memory_type, labels, scope, source, confidence, \
+         state, observed_at, created_at, updated_at, embedding, embedding_dim, search_tokens) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14)",
+    )
+    .arg(Id(node.id))
+    .arg(&node.title)
+    .arg(&node.body)
+    .arg(&node.memory_type)
+    .arg(Json(&node.labels))
+    .arg(&node.scope)
+    .arg(&node.source)
+    .arg(node.confidence)
+    .arg(node.state.as_str())
+    .arg(Ts(node.observed_at))
+    .arg(Ts(node.created_at))
+    .arg(embedding)
+    .arg(node.embedding.as_ref().map(|e| e.len() as i32))
+    .arg(tokens)
+    .run(conn)
+    .await?;
+    write_labels::<B>(conn, node.id, &node.labels).await
+}
+
+/// Replaces the label index rows of a node.
+pub async fn write_labels<B: Backend>(
+    conn: &mut Conn<B>,
+    id: Uuid,
+    labels: &[String],
+) -> StoreResult<()> {
+    B::query("delete from node_labels where node_id = $1")
+        .arg(Id(id))
+        .run(conn)
+        .await?;
+    if !labels.is_empty() {
+        B::query(B::INSERT_LABELS)
+            .arg(Texts(labels))
+            .arg(Id(id))
+            .run(conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Two first embeddings of different sizes must not both pass: the backend makes the check and
+/// the insert atomic among writers of embeddings.
+async fn check_dimension<B: Backend>(conn: &mut Conn<B>, dim: usize) -> StoreResult<()> {
+    B::lock_embedding_dim(conn).await?;
+    match stored_dimension::<B>(conn).await? {
+        Some(d) if d != dim => Err(StoreError::Invalid(vec![FieldError::new(
+            "/embedding",
+            format!("has {dim} dimensions; every embedding in this store has {d}"),
+        )])),
+        _ => Ok(()),
+    }
+}
+
+pub async fn stored_dimension<B: Backend>(conn: &mut Conn<B>) -> StoreResult<Option<usize>> {
+    let row = B::query("select embedding_dim from nodes where embedding_dim is not null limit 1")
+        .optional(conn)
+        .await?;
+    row.map(|r| Ok(Cols::<B::Db>::new(&r).get::<i32>("embedding_dim")? as usize))
+        .transpose()
+}
+
+pub async fn get<B: Backend>(store: &B, id: Uuid) -> StoreResult<Node> {
+    let mut conn = store.pool().acquire().await?;
+    let node = fetch::<B>(&mut conn, SELECT_ONE, id).await?;
+    let mut nodes = vec![node];
+    attach_conflict_ids::<B>(&mut conn, &mut nodes).await?;
+    Ok(nodes.remove(0))
+}
+
+/// A node without its pending conflict ids (used inside transactions); `sql` is
+/// [`SELECT_ONE`] or the backend's locking variant.
+pub async fn fetch<B: Backend>(
+    conn: &mut Conn<B>,
+    sql: &'static str,
+    id: Uuid,
+) -> StoreResult<Node> {
+    let row = B::query(sql)
+        .arg(Id(id))
+        .optional(conn)
+        .await?
+        .ok_or(StoreError::NotFound("node"))?;
+    rows::some_node::<B::Db>(&row)
+}
+
+pub async fn get_with_embedding<B: Backend>(
+    store: &B,
+    id: Uuid,
+) -> StoreResult<(Node, Option<Vec<f32>>)> {
+    let node = get(store, id).await?;
+    let mut conn = store.pool().acquire().await?;
+    let row = B::query("select embedding from nodes where node_id = $1")
+        .arg(Id(id))
+        .optional(&mut conn)
+        .await?
+        .ok_or(StoreError::NotFound("node"))?;
+    let bytes: Option<Vec<u8>> = Cols::<B::Db>::new(&row).get("embedding")?;
+    Ok((node, bytes.as_deref().map(dn::embedding_from_bytes)))
+}
+
+/// Fills `conflict_ids` for a page of nodes with one query.
+pub async fn attach_conflict_ids<B: Backend>(
+    conn: &mut Conn<B>,
+    nodes: &mut [Node],
+) -> StoreResult<()> {
+    if nodes.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<Uuid> = nodes.iter().map(|n| n.id).collect();
+    let rows = B::query(B::PENDING_OF_NODES)
+        .arg(Ids(&ids))
+        .all(conn)
+        .await?;
+    let mut by_node: HashMap<Uuid, Vec<Uuid>> = HashMap::new();
+    for row in &rows {
+        let c = Cols::<B::Db>::new(row);
+        let cid = c.id("conflict_id")?;
+        for col in ["old_node_id", "new_node_id"] {
+            if let Some(n) = c.opt_id(col)? {
+                by_node.entry(n).or_default().push(cid);
+            }
+        }
+    }
+    for node in nodes {
+        if let Some(ids) = by_node.remove(&node.id) {
+            node.conflict_ids = ids;
+        }
+    }
+    Ok(())
+}
+
+pub async fn update<B: Backend>(store: &B, id: Uuid, patch: NodePatch) -> StoreResult<Node> {
+    let mut tx = store.write().await?;
+    let mut node = fetch::<B>(&mut tx, B::SELECT_NODE_LOCKED, id).await?;
+    patch.apply(&mut node, time::now());
+    let tokens = index_tokens(&node.title, &node.body).join(" ");
+    B::query(
+        "update nodes set title = $2, body = $3, labels = $4, confidence = $5, state = $6, \
+         source = $7, scope = $8, observed_at = $9, updated_at = $10, search_tokens = $11 \
+         where node_id = $1",
+    )
+    .arg(Id(id))
+    .arg(&node.title)
+    .arg(&node.body)
+    .arg(Json(&node.labels))
+    .arg(node.confidence)
+    .arg(node.state.as_str())
+    .arg(&node.source)
+    .arg(&node.scope)
+    .arg(Ts(node.observed_at))
+    .arg(Ts(node.updated_at))
+    .arg(tokens)
+    .run(&mut tx)
+    .await?;
+    if patch.labels.is_some() {
+        write_labels::<B>(&mut tx, id, &node.labels).await?;
+    }
+    let mut nodes = vec![node];
+    attach_conflict_ids::<B>(&mut tx, &mut nodes).await?;
+    B::commit(tx).await?;
+    Ok(nodes.remove(0))
+}
+
+pub async fn delete<B: Backend>(store: &B, id: Uuid) -> StoreResult<()> {
+    let mut tx = store.write().await?;
+    delete_in::<B>(&mut tx, id).await?;
+    B::commit(tx).await?;
+    Ok(())
+}
+
+/// Deletes a node with the history rules of contract section 2: its pending conflicts as the
+/// old side go, conflicts where it is the new side keep its text as `new_content`. The node row
+/// is locked first (where rows lock), so no conflict can be queued against it between those
+/// steps.
+pub async fn delete_in<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreResult<()> {
+    if B::query(B::LOCK_NODE)
+        .arg(Id(id))
+        .optional(conn)
+        .await?
+        .is_none()
+    {
+        return Err(StoreError::NotFound("node"));
+    }
+    B::query("delete from conflict_queue where old_node_id = $1 and status = 'pending'")
+        .arg(Id(id))
+        .run(conn)
+        .await?;
+    B::query(
+        "update conflict_queue set new_content = coalesce(new_content, \
+         (select body from nodes where node_id = $1)) where new_node_id = $1",
+    )
+    .arg(Id(id))
+    .run(conn)
+    .await?;
+    B::query("delete from nodes where node_id = $1")
+        .arg(Id(id))
+        .run(conn)
+        .await?;
+    Ok(())
+}
+
+const LIST_NEWEST: &str = concat!(
+    "select ",
+    node_columns!("n", ""),
+    " from nodes n where n.state = $1 \
+      and ($2 is null or n.memory_type = $2) \
+      and ($3 is null or exists (select 1 from node_labels l where l.label = $3 and l.node_id = n.node_id)) \
+      and ($4 is null or (n.created_at, n.node_id) < ($4, $5)) \
+     order by n.created_at desc, n.node_id desc limit $6"
+);
+
+/// A cursor's key that is not of this list is the client's error, not a fault.
+fn bad_cursor() -> StoreError {
+    StoreError::Invalid(vec![FieldError::new(
+        "/cursor",
+        "is not a cursor of this list",
+    )])
+}
+
+pub async fn list<B: Backend>(store: &B, q: NodeQuery) -> StoreResult<Page<Node>> {
+    let state = q.state.unwrap_or(dn::NodeState::Active);
+    let mut conn = store.pool().acquire().await?;
+    let key = q.after.as_ref().map(|c| c.key.as_str());
+    let query = match &q.tokens {
+        Some(_) => B::query(B::LIST_RANKED),
+        None => B::query(LIST_NEWEST),
+    }
+    .arg(state.as_str())
+    .arg(&q.memory_type)
+    .arg(&q.label);
+    let query = match &q.tokens {
+        Some(_) => query.arg(
+            key.map(|k| B::rank_key(k).ok_or_else(bad_cursor))
+                .transpose()?,
+        ),
+        None => query.arg(
+            key.map(|k| time::parse(k).map(Ts).ok_or_else(bad_cursor))
+                .transpose()?,
+        ),
+    }
+    .arg(q.after.as_ref().map(|c| Id(c.id)))
+    .arg((q.limit + 1) as i64);
+    let query = match &q.tokens {
+        Some(tokens) => query.arg(B::text_query(tokens, true)),
+        None => query,
+    };
+    let rows = query.all(&mut conn).await?;
+    let mut keyed = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let node = rows::some_node::<B::Db>(row)?;
+        let key = match q.tokens {
+            Some(_) => Cols::<B::Db>::new(row).get::<f64>("score")?.to_string(),
+            None => time::format(&node.created_at),
+        };
+        keyed.push((key, node));
+    }
+    let page = Page::from_rows(keyed, q.limit, |(k, n)| Cursor::new(k.clone(), n.id));
+    let mut nodes: Vec<Node> = page.items.into_iter().map(|(_, n)| n).collect();
+    attach_conflict_ids::<B>(&mut conn, &mut nodes).await?;
+    Ok(Page {
+        items: nodes,
+        next_cursor: page.next_cursor,
+    })
+}
+
+pub async fn embedding_dim<B: Backend>(store: &B) -> StoreResult<Option<usize>> {
+    let mut conn = store.pool().acquire().await?;
+    stored_dimension::<B>(&mut conn).await
+}
+
+/// Label-index hits examined per vector candidate wanted.
+pub const LABEL_HITS_PER_CANDIDATE: usize = 4;
+
+pub async fn candidates<B: Backend>(store: &B, q: CandidateQuery) -> StoreResult<Vec<Candidate>> {
+    let mut conn = store.pool().acquire().await?;
+    let mut out: Vec<Candidate> = Vec::new();
+    for row in &B::candidates_by_tokens(&mut conn, &q).await? {
+        out.push(candidate::<B>(row)?);
+    }
+    if q.with_embedding && !q.labels.is_empty() {
+        let rows = B::query(B::CANDIDATES_BY_LABELS)
+            .arg(Texts(&q.labels))
+            .arg(&q.scope)
+            .arg(&q.memory_type)
+            .arg(q.exclude.map(Id))
+            .arg(q.limit as i64)
+            .arg((q.limit * LABEL_HITS_PER_CANDIDATE) as i64)
+            .all(&mut conn)
+            .await?;
+        for row in &rows {
+            let c = candidate::<B>(row)?;
+            if !out.iter().any(|o| o.node.id == c.node.id) {
+                out.push(c);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn candidate<B: Backend>(row: &Row<B>) -> StoreResult<Candidate> {
+    let c = Cols::<B::Db>::new(row);
+    let embedding: Option<Vec<u8>> = c.get("embedding")?;
+    Ok(Candidate {
+        node: rows::some_node::<B::Db>(row)?,
+        embedding: embedding.as_deref().map(dn::embedding_from_bytes),
+        remembered: c.get("remembered")?,
+    })
+}

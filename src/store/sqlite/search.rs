@@ -1,0 +1,137 @@
+//! Full-text search on SQLite (an FTS5 table over `search_tokens`, kept by triggers), its token
+//! statistics (`nodes_fts_vocab`), and the checks that read JSON with `json_each`.
+
+use sqlx::{Row, Sqlite, SqliteConnection, SqlitePool};
+
+use crate::domain::retrieval::rarest_tokens;
+use crate::store::backend::{Id, QueryExt, Texts};
+use crate::store::check::JsonSql;
+use crate::store::sql::node_columns;
+use crate::store::{CandidateQuery, StoreResult, Violation};
+
+/// Full-text hits are materialised before the join for the same reason as candidates.
+pub const LIST_RANKED: &str = concat!(
+    "with hits as materialized (select rowid, bm25(nodes_fts) as score from nodes_fts \
+     where nodes_fts match $7) \
+     select * from (select ",
+    node_columns!("n", ""),
+    ", hits.score as score from hits join nodes n on n.rowid = hits.rowid \
+      where n.state = $1 \
+      and ($2 is null or n.memory_type = $2) \
+      and ($3 is null or exists (select 1 from node_labels l where l.label = $3 and l.node_id = n.node_id))) \
+     where ($4 is null or (score, node_id) > ($4, $5)) \
+     order by score, node_id limit $6"
+);
+
+/// Whether a verdict between the candidate `n` and node `$4` already exists.
+macro_rules! remembered {
+    () => {
+        concat!(
+            "($4 is not null and (exists (select 1 from conflict_queue q \
+                where (q.old_node_id = n.node_id and q.new_key = $4) \
+                   or (q.old_node_id = $4 and q.new_key = n.node_id)) or ",
+            crate::store::sql::verdict_edge_exists!(),
+            ")) as remembered"
+        )
+    };
+}
+pub(super) use remembered;
+
+/// The index is searched first and materialised: left to itself, SQLite's planner (3.51)
+/// scans `nodes` by scope and runs the full-text query once per row, which took seconds at
+/// 10k nodes. Only the best-ranked hits are then filtered by scope, type and state.
+const CANDIDATES_BY_TOKENS: &str = concat!(
+    "with hits as materialized (select rowid, rank from nodes_fts where nodes_fts match $1 \
+     order by rank limit $6) \
+     select ",
+    node_columns!("n", ""),
+    ", n.embedding, ",
+    remembered!(),
+    " from hits join nodes n on n.rowid = hits.rowid \
+     where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
+       and ($4 is null or n.node_id <> $4) \
+     order by hits.rank limit $5"
+);
+
+/// Index hits examined per candidate wanted: hits in other scopes, types or states are
+/// filtered out after the index ranks them.
+const INDEX_HITS_PER_CANDIDATE: usize = 4;
+
+/// Documents the index may rank per candidate search, and how many tokens it may use.
+const RANKING_BUDGET: i64 = 2_000;
+const MIN_QUERY_TOKENS: usize = 2;
+const MAX_QUERY_TOKENS: usize = 12;
+
+/// An FTS5 query matching rows that contain every token (`all`) or any, each quoted so that
+/// no token can be read as an operator.
+pub fn fts_query(tokens: &[String], all: bool) -> String {
+    tokens
+        .iter()
+        .map(|t| format!("\"{}\"", t.replace('"', "\"\"")))
+        .collect::<Vec<_>>()
+        .join(if all { " AND " } else { " OR " })
+}
+
+/// The new text's rarest tokens, by the index's own document frequencies.
+async fn rarest(conn: &mut SqliteConnection, tokens: &[String]) -> StoreResult<Vec<String>> {
+    if tokens.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = sqlx::query::<Sqlite>(
+        "select term, doc from nodes_fts_vocab where term in (select value from json_each($1))",
+    )
+    .arg(Texts(tokens))
+    .all(conn)
+    .await?;
+    let stats = rows
+        .iter()
+        .map(|r| Ok((r.try_get::<String, _>("term")?, r.try_get::<i64, _>("doc")?)))
+        .collect::<StoreResult<Vec<_>>>()?;
+    Ok(rarest_tokens(
+        &stats,
+        RANKING_BUDGET,
+        MIN_QUERY_TOKENS,
+        MAX_QUERY_TOKENS,
+    ))
+}
+
+pub async fn candidates_by_tokens(
+    conn: &mut SqliteConnection,
+    q: &CandidateQuery,
+) -> StoreResult<Vec<sqlx::sqlite::SqliteRow>> {
+    let tokens = rarest(conn, &q.tokens).await?;
+    if tokens.is_empty() {
+        return Ok(Vec::new());
+    }
+    sqlx::query::<Sqlite>(CANDIDATES_BY_TOKENS)
+        .arg(fts_query(&tokens, false))
+        .arg(&q.scope)
+        .arg(&q.memory_type)
+        .arg(q.exclude.map(Id))
+        .arg(q.limit as i64)
+        .arg((q.limit * INDEX_HITS_PER_CANDIDATE) as i64)
+        .all(conn)
+        .await
+}
+
+/// FTS5's integrity check with rank 1 also compares the index with the external content table
+/// (`nodes`) and fails on any difference: a row missing, an extra one, stale tokens.
+pub async fn check_index(pool: &SqlitePool) -> Option<Violation> {
+    let checked =
+        sqlx::query("insert into nodes_fts (nodes_fts, rank) values ('integrity-check', 1)")
+            .execute(pool)
+            .await;
+    checked.err().map(|e| Violation {
+        invariant: "fts_out_of_step",
+        detail: format!("the full-text index does not match the nodes table: {e}"),
+    })
+}
+
+/// How `concord check` reads the JSON columns (see `store::check`).
+pub const JSON: JsonSql = JsonSql {
+    each: ", json_each(c.actions) a",
+    actions: "json_each(c.actions) a",
+    labels: "json_each(n.labels) j",
+    label: "j.value",
+    field: ("json_extract(a.value, '$.", "')", ""),
+};
