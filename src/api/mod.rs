@@ -14,6 +14,7 @@ pub mod idempotency;
 pub mod limits;
 mod metrics;
 mod nodes;
+mod recall;
 mod reports;
 mod resolve;
 mod sources;
@@ -58,6 +59,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(wake::router())
         .merge(events::router())
         .merge(resolve::router())
+        .merge(recall::router())
         .merge(reports::router())
         .merge(sources::router())
         .merge(health::router())
