@@ -16,7 +16,7 @@ mod metrics;
 mod nodes;
 mod recall;
 mod reports;
-mod resolve;
+pub mod resolve;
 mod sources;
 mod wake;
 
@@ -82,6 +82,7 @@ pub fn app(state: AppState) -> Router {
         state.settings.max_in_flight as usize,
     );
     router
+        .merge(crate::mcp::http::routes(&state))
         .merge(SwaggerUi::new("/docs").url("/openapi.json", doc))
         .fallback(|| async { ApiError::NoRoute.into_response() })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed.into_response() })

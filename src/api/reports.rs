@@ -9,8 +9,6 @@ use utoipa_axum::routes;
 
 use super::extract::{AppJson, AppQuery, page_args};
 use crate::api::error::{ApiError, Problem};
-use crate::domain::contradiction::Sensitivity;
-use crate::domain::validate::Errors;
 use crate::service::report::{self, Report, TopicCheck};
 use crate::state::AppState;
 
@@ -38,35 +36,6 @@ pub struct TopicCheckRequest {
     pub sensitivity: Option<String>,
 }
 
-impl TopicCheckRequest {
-    fn parse(self) -> Result<TopicCheck, ApiError> {
-        let mut e = Errors::default();
-        let topic = self.topic.trim().to_owned();
-        if topic.is_empty() || topic.chars().count() > 500 {
-            e.add("/topic", "must be 1..500 characters");
-        }
-        let limit = self.limit.unwrap_or(20);
-        if !(2..=50).contains(&limit) {
-            e.add("/limit", "must be between 2 and 50");
-        }
-        let sensitivity = match self.sensitivity.as_deref() {
-            None => Sensitivity::Balanced,
-            Some(s) => s.parse().unwrap_or_else(|_| {
-                e.add("/sensitivity", "must be strict, balanced or lenient");
-                Sensitivity::Balanced
-            }),
-        };
-        let labels = crate::domain::node::normalize_labels(self.labels.unwrap_or_default(), &mut e);
-        e.finish(TopicCheck {
-            topic,
-            labels,
-            limit: limit as usize,
-            sensitivity,
-        })
-        .map_err(ApiError::Validation)
-    }
-}
-
 /// Check a topic for conflicts: full-text search finds its nodes, every pair is judged, and
 /// the report is stored (see `GET /reports`). Nothing is queued.
 #[utoipa::path(
@@ -82,7 +51,8 @@ pub async fn check_topic(
     State(state): State<AppState>,
     AppJson(body): AppJson<TopicCheckRequest>,
 ) -> Result<Json<Report>, ApiError> {
-    let check = body.parse()?;
+    let check = TopicCheck::parse(body.topic, body.labels, body.limit, body.sensitivity)
+        .map_err(ApiError::Validation)?;
     let report = report::check_topic(&*state.store, state.detector.config(), check).await?;
     Ok(Json(report))
 }

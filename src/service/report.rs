@@ -10,9 +10,10 @@ use crate::domain::conflict::Recommendation;
 use crate::domain::contradiction::{
     self, DetectConfig, Memory, Sensitivity, Verdict, index_tokens,
 };
-use crate::domain::node::Node;
+use crate::domain::node::{Node, normalize_labels};
 use crate::domain::report as grade;
 use crate::domain::time;
+use crate::domain::validate::{Errors, FieldError};
 use crate::service::detect::{Probe, credibility_table, recommend_for};
 use crate::store::{NodeQuery, SourceStats, Store, StoreResult, StoredReport};
 
@@ -22,6 +23,41 @@ pub struct TopicCheck {
     pub labels: Vec<String>,
     pub limit: usize,
     pub sensitivity: Sensitivity,
+}
+
+impl TopicCheck {
+    /// Validates a report request: topic 1..500 characters, limit 2..50 (default 20),
+    /// sensitivity `strict`, `balanced` (default) or `lenient`.
+    pub fn parse(
+        topic: String,
+        labels: Option<Vec<String>>,
+        limit: Option<i64>,
+        sensitivity: Option<String>,
+    ) -> Result<Self, Vec<FieldError>> {
+        let mut e = Errors::default();
+        let topic = topic.trim().to_owned();
+        if topic.is_empty() || topic.chars().count() > 500 {
+            e.add("/topic", "must be 1..500 characters");
+        }
+        let limit = limit.unwrap_or(20);
+        if !(2..=50).contains(&limit) {
+            e.add("/limit", "must be between 2 and 50");
+        }
+        let sensitivity = match sensitivity.as_deref() {
+            None => Sensitivity::Balanced,
+            Some(s) => s.parse().unwrap_or_else(|_| {
+                e.add("/sensitivity", "must be strict, balanced or lenient");
+                Sensitivity::Balanced
+            }),
+        };
+        let labels = normalize_labels(labels.unwrap_or_default(), &mut e);
+        e.finish(TopicCheck {
+            topic,
+            labels,
+            limit: limit as usize,
+            sensitivity,
+        })
+    }
 }
 
 /// One node the report analysed.
