@@ -10,6 +10,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::Request;
 use axum::http::header::{CONTENT_LENGTH, HOST, ORIGIN};
+use axum::http::{Method, StatusCode};
 use axum::middleware::{Next, from_fn};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
@@ -53,6 +54,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
 }
 
 /// Refuses foreign origins (403) and declared bodies over the limit (413) with problem+json.
+/// A session's DELETE answers 204.
 async fn guard(req: Request, next: Next) -> Response {
     if let Some(origin) = req.headers().get(ORIGIN) {
         let origin = origin.to_str().unwrap_or("(not text)");
@@ -70,7 +72,13 @@ async fn guard(req: Request, next: Next) -> Response {
         drain(req).await;
         return ApiError::PayloadTooLarge(BODY_LIMIT).into_response();
     }
-    next.run(req).await
+    let deleting = req.method() == Method::DELETE;
+    let mut res = next.run(req).await;
+    if deleting && res.status() == StatusCode::ACCEPTED {
+        // The session is gone when the SDK answers; clients expect 200 or 204 for that.
+        *res.status_mut() = StatusCode::NO_CONTENT;
+    }
+    res
 }
 
 /// Reads and discards a refused body (up to a bound), so the client, still sending it, reads

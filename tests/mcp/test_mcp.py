@@ -304,25 +304,33 @@ async def legacy_sessions(server: Server) -> None:
 
 
 async def http_guards(server: Server) -> None:
-    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
-    accept = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}
-    async with httpx2.AsyncClient() as http:
-        r = await http.post(server.url, json=body, headers=accept)
-        check(r.status_code == 401, f"no key: {r.status_code}")
-        check(r.headers["content-type"] == "application/problem+json", f"{r.headers}")
-        r = await http.post(server.url, json=body, headers=dict(accept, Authorization="Bearer wrong"))
-        check(r.status_code == 401, f"wrong key: {r.status_code}")
-        r = await http.post(server.url, json=body, headers=dict(accept, Origin="http://evil.example", **AUTH))
-        check(r.status_code == 403, f"foreign origin: {r.status_code} {r.text}")
-        check(r.json()["type"] == "/problems/foreign-origin", r.text)
-        r = await http.post(server.url, json=body, headers=dict(accept, Origin=server.base, **AUTH))
-        check(r.status_code != 403, f"same origin is accepted: {r.status_code} {r.text}")
-        big = b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"' + b"x" * (2 * 1024 * 1024) + b'"}}'
-        r = await http.post(
-            server.url, content=big, headers=dict(accept, **AUTH, **{"Content-Type": "application/json"})
-        )
-        check(r.status_code == 413, f"2 MiB+ body: {r.status_code}")
-        check(r.json()["type"] == "/problems/payload-too-large", r.text)
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}).encode()
+    accept = {
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+        "MCP-Protocol-Version": "2025-11-25",
+    }
+
+    async def post(content: bytes, headers: dict) -> httpx2.Response:
+        # A refused request's body may go unread, and then the server closes the connection:
+        # each request gets its own so the next one does not land on a closed socket.
+        async with httpx2.AsyncClient() as http:
+            return await http.post(server.url, content=content, headers=headers)
+
+    r = await post(body, accept)
+    check(r.status_code == 401, f"no key: {r.status_code}")
+    check(r.headers["content-type"] == "application/problem+json", f"{r.headers}")
+    r = await post(body, dict(accept, Authorization="Bearer wrong"))
+    check(r.status_code == 401, f"wrong key: {r.status_code}")
+    r = await post(body, dict(accept, Origin="http://evil.example", **AUTH))
+    check(r.status_code == 403, f"foreign origin: {r.status_code} {r.text}")
+    check(r.json()["type"] == "/problems/foreign-origin", r.text)
+    r = await post(body, dict(accept, Origin=server.base, **AUTH))
+    check(r.status_code != 403, f"same origin is accepted: {r.status_code} {r.text}")
+    big = b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"' + b"x" * (2 * 1024 * 1024) + b'"}}'
+    r = await post(big, dict(accept, **AUTH))
+    check(r.status_code == 413, f"2 MiB+ body: {r.status_code}")
+    check(r.json()["type"] == "/problems/payload-too-large", r.text)
 
 
 async def resolve_concurrently(server: Server) -> None:
