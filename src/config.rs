@@ -22,6 +22,9 @@ pub struct Cli {
 pub enum Command {
     /// Start the HTTP service (migrations run first).
     Serve(Settings),
+    /// Speak MCP over stdin/stdout against the database (for desktop agent clients); the
+    /// detection settings are those of `serve`, the HTTP ones are unused.
+    Mcp(Settings),
     /// Run the database migrations and exit.
     Migrate(DbArgs),
     /// Verify the database's invariants; exit 1 listing every violation found.

@@ -1,12 +1,14 @@
 //! concord: contradiction-aware long-term memory for AI agents.
 //!
-//! Layers point one way: `api` (HTTP only) → `service` (the use cases: write with detection,
-//! queue, report) → `store` (one trait, two databases) → `domain` (pure types and rules).
+//! Layers point one way: `api` (HTTP) and `mcp` (agents' tools) → `service` (the use cases:
+//! write with detection, check, list, resolve, recall, report) → `store` (one trait, two
+//! databases) → `domain` (pure types and rules).
 //! `state` wires a store, the detector and the settings together for the front doors.
 
 pub mod api;
 pub mod config;
 pub mod domain;
+pub mod mcp;
 pub mod service;
 pub mod state;
 pub mod store;

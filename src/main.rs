@@ -1,5 +1,5 @@
-//! The `concord` binary: parse the command line, then serve, migrate, print the OpenAPI
-//! document, evaluate detection, or check a running instance's health.
+//! The `concord` binary: parse the command line, then serve (HTTP, or MCP on stdio), migrate,
+//! print the OpenAPI document, evaluate detection, or check a running instance's health.
 
 use clap::Parser;
 use concord::config::{Cli, Command, Settings};
@@ -12,6 +12,7 @@ async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Serve(settings) => serve(settings).await,
+        Command::Mcp(settings) => mcp(settings).await,
         Command::Migrate(db) => {
             telemetry::init();
             store::connect(&db.database_url.0).await?;
@@ -48,6 +49,14 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         .await?;
     tracing::info!("concord stopped");
     Ok(())
+}
+
+/// MCP over stdio: stdout carries the protocol, so logs go to stderr.
+async fn mcp(settings: Settings) -> anyhow::Result<()> {
+    telemetry::init_stderr();
+    let store = store::connect(&settings.db.database_url.0).await?;
+    tracing::info!(database = store.backend(), "concord MCP on stdio");
+    concord::mcp::serve_stdio(concord::AppState::new(store, settings)).await
 }
 
 /// Verifies the database's invariants: prints each violation and exits 1 when there is any.

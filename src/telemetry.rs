@@ -24,6 +24,17 @@ pub fn init() {
         .try_init();
 }
 
+/// Like [`init`], writing to stderr: for `concord mcp`, whose stdout is the protocol.
+pub fn init_stderr() {
+    let filter = EnvFilter::try_from_env("CONCORD_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_target(false)
+        .with_ansi(false)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
 /// The id of the request being served, or `-` outside a request.
 pub fn current_request_id() -> String {
     REQUEST_ID

@@ -13,8 +13,8 @@ use uuid::Uuid;
 use super::dto::ConflictDto;
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
 use crate::api::error::{ApiError, Problem};
-use crate::domain::conflict::{CONFLICT_TYPES, ConflictFilter, Status};
 use crate::domain::time;
+use crate::service::conflicts::{self, ListConflicts};
 use crate::service::queue::{self, ManualConflict};
 use crate::state::AppState;
 
@@ -71,41 +71,22 @@ pub async fn list_conflicts(
     AppQuery(q): AppQuery<ListConflictsQuery>,
 ) -> Result<Json<ConflictListResponse>, ApiError> {
     let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
-    let status = match q.status.as_deref().unwrap_or("pending") {
-        "all" => None,
-        s => Some(
-            s.parse::<Status>()
-                .map_err(|_| ApiError::validation("/status", "must be pending, resolved or all"))?,
-        ),
-    };
-    let newest_first = match q.order.as_deref().unwrap_or("oldest") {
-        "oldest" => false,
-        "newest" => true,
-        _ => return Err(ApiError::validation("/order", "must be oldest or newest")),
-    };
-    if let Some(t) = &q.conflict_type
-        && !CONFLICT_TYPES.contains(&t.as_str())
-    {
-        return Err(ApiError::validation(
-            "/conflict_type",
-            format!("must be one of {}", CONFLICT_TYPES.join(", ")),
-        ));
-    }
     let max_chars = match q.max_chars {
         Some(n) if n < 1 => return Err(ApiError::validation("/max_chars", "must be at least 1")),
         n => n.map(|n| n as usize),
     };
-    let (page, pending_total) = state
-        .store
-        .list_conflicts(ConflictFilter {
-            status,
+    let (page, pending_total) = conflicts::list(
+        &state,
+        ListConflicts {
+            status: q.status,
             conflict_type: q.conflict_type,
-            label: q.label.map(|l| l.trim().to_lowercase()),
-            newest_first,
+            label: q.label,
+            order: q.order,
             limit,
             after,
-        })
-        .await?;
+        },
+    )
+    .await?;
     Ok(Json(ConflictListResponse {
         items: page
             .items

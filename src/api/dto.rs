@@ -354,6 +354,18 @@ pub struct ConflictHitDto {
 }
 
 impl ConflictHitDto {
+    /// A check's finding: nothing was queued, so there is no conflict id.
+    pub fn from_hit(h: crate::service::nodes::Hit) -> Self {
+        Self {
+            conflict_id: None,
+            old_node_id: h.old.id,
+            conflict_type: h.conflict_type,
+            probability: h.detection.probability,
+            signals: h.detection.signals,
+            recommendation: h.recommendation.into(),
+        }
+    }
+
     pub fn from_conflict(c: Conflict) -> Self {
         Self {
             conflict_id: Some(c.id),

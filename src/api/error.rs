@@ -42,6 +42,8 @@ pub enum ApiError {
     IdempotencyInFlight,
     #[error("a valid `Authorization: Bearer <key>` header is required")]
     Unauthorized,
+    #[error("requests from origin {0} are not accepted")]
+    ForeignOrigin(String),
     #[error("the resolution failed at {failed_action} and was rolled back")]
     ResolutionFailed {
         partial_actions: Vec<crate::domain::conflict::Action>,
@@ -132,6 +134,7 @@ impl ApiError {
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             AlreadyResolved(_) | Stale { .. } | IdempotencyInFlight => StatusCode::CONFLICT,
             Unauthorized => StatusCode::UNAUTHORIZED,
+            ForeignOrigin(_) => StatusCode::FORBIDDEN,
             ResolutionFailed { unavailable, .. } if *unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ResolutionFailed { .. } | Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             Overloaded | Timeout(_) | Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -153,6 +156,7 @@ impl ApiError {
             IdempotencyKeyReuse => ("idempotency-key-reuse", "Idempotency key reused"),
             IdempotencyInFlight => ("idempotency-in-flight", "Idempotent request in flight"),
             Unauthorized => ("unauthorized", "Unauthorized"),
+            ForeignOrigin(_) => ("foreign-origin", "Foreign origin"),
             ResolutionFailed { .. } => ("resolution-failed", "Resolution failed"),
             Overloaded => ("overloaded", "Service overloaded"),
             Timeout(_) => ("timeout", "Request timed out"),
@@ -165,7 +169,8 @@ impl ApiError {
         Self::Validation(vec![FieldError::new(pointer, detail)])
     }
 
-    fn problem(&self) -> Problem {
+    /// The problem details this error is rendered as (also the body of a failed MCP tool call).
+    pub fn problem(&self) -> Problem {
         let status = self.status();
         let (code, title) = self.code();
         let detail = match self {

@@ -14,8 +14,9 @@ pub mod idempotency;
 pub mod limits;
 mod metrics;
 mod nodes;
+mod recall;
 mod reports;
-mod resolve;
+pub mod resolve;
 mod sources;
 mod wake;
 
@@ -58,6 +59,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(wake::router())
         .merge(events::router())
         .merge(resolve::router())
+        .merge(recall::router())
         .merge(reports::router())
         .merge(sources::router())
         .merge(health::router())
@@ -80,6 +82,7 @@ pub fn app(state: AppState) -> Router {
         state.settings.max_in_flight as usize,
     );
     router
+        .merge(crate::mcp::http::routes(&state))
         .merge(SwaggerUi::new("/docs").url("/openapi.json", doc))
         .fallback(|| async { ApiError::NoRoute.into_response() })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed.into_response() })

@@ -13,8 +13,8 @@ use super::dto::{ConflictHitDto, NodeDto, NodeStateDto, present};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
 use crate::api::error::{ApiError, Problem};
 use crate::domain::contradiction::{Sensitivity, index_tokens};
-use crate::domain::node::{NewNode, NodeInput, NodePatch, PatchInput};
-use crate::domain::time;
+use crate::domain::node::{NodeInput, NodePatch, PatchInput};
+use crate::service::nodes;
 use crate::state::AppState;
 use crate::store::NodeQuery;
 
@@ -111,14 +111,8 @@ pub async fn create_node(
     AppJson(body): AppJson<CreateNodeRequest>,
 ) -> Result<(StatusCode, HeaderMap, Json<NodeWriteResponse>), ApiError> {
     let sens = sensitivity(&q)?;
-    let node = NewNode::parse(body.into_input(), time::now()).map_err(ApiError::Validation)?;
-    let (node, conflicts) = state
-        .detector
-        .write_node(&*state.store, node, q.detect.unwrap_or(true), sens)
-        .await?;
-    if !conflicts.is_empty() {
-        state.notifier.bump();
-    }
+    let (node, conflicts) =
+        nodes::remember(&state, body.into_input(), q.detect.unwrap_or(true), sens).await?;
     let mut headers = HeaderMap::new();
     if let Ok(v) = HeaderValue::from_str(&format!("/nodes/{}", node.id)) {
         headers.insert(header::LOCATION, v);
@@ -338,22 +332,10 @@ pub async fn check_node(
     AppQuery(q): AppQuery<DetectQuery>,
 ) -> Result<Json<CheckResponse>, ApiError> {
     let sens = sensitivity(&q)?;
-    let found = state.detector.check_node(&*state.store, id, sens).await?;
-    let hits: Vec<ConflictHitDto> = found
+    let hits: Vec<ConflictHitDto> = nodes::check_node(&state, id, sens)
+        .await?
         .into_iter()
-        .map(|(f, r)| ConflictHitDto {
-            conflict_id: None,
-            old_node_id: f.old.id,
-            conflict_type: f.verdict.conflict_type.as_str().to_owned(),
-            probability: crate::service::detect::detection_of(&f.verdict).probability,
-            signals: f
-                .verdict
-                .signals
-                .iter()
-                .map(|s| s.as_str().to_owned())
-                .collect(),
-            recommendation: r.into(),
-        })
+        .map(ConflictHitDto::from_hit)
         .collect();
     Ok(Json(CheckResponse {
         node_id: id,

@@ -9,9 +9,7 @@ use utoipa_axum::routes;
 
 use super::extract::{AppJson, AppQuery, page_args};
 use crate::api::error::{ApiError, Problem};
-use crate::domain::contradiction::Sensitivity;
-use crate::domain::validate::Errors;
-use crate::service::report::{self, TopicCheck};
+use crate::service::report::{self, ReportSource, TopicCheck};
 use crate::state::AppState;
 use uuid::Uuid;
 
@@ -37,19 +35,6 @@ pub struct TopicCheckRequest {
     /// numeric mismatches above 0.7.
     #[schema(pattern = "^(strict|balanced|lenient)$")]
     pub sensitivity: Option<String>,
-}
-
-/// One node the report analysed.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ReportSource {
-    pub id: Uuid,
-    /// The node's body.
-    pub source_text: String,
-    /// The node's `source`, or `node:<id>` when it has none.
-    pub provenance: String,
-    /// `high` (≥ 0.8), `med` (≥ 0.5) or `low`.
-    #[schema(value_type = String)]
-    pub confidence: &'static str,
 }
 
 /// Two sources that contradict each other.
@@ -96,16 +81,7 @@ impl From<report::Report> for Report {
             id: r.id,
             topic: r.topic,
             sources_analyzed: r.sources_analyzed,
-            sources: r
-                .sources
-                .into_iter()
-                .map(|s| ReportSource {
-                    id: s.id,
-                    source_text: s.source_text,
-                    provenance: s.provenance,
-                    confidence: s.confidence,
-                })
-                .collect(),
+            sources: r.sources.into_iter().collect(),
             conflicts: r
                 .conflicts
                 .into_iter()
@@ -126,35 +102,6 @@ impl From<report::Report> for Report {
     }
 }
 
-impl TopicCheckRequest {
-    fn parse(self) -> Result<TopicCheck, ApiError> {
-        let mut e = Errors::default();
-        let topic = self.topic.trim().to_owned();
-        if topic.is_empty() || topic.chars().count() > 500 {
-            e.add("/topic", "must be 1..500 characters");
-        }
-        let limit = self.limit.unwrap_or(20);
-        if !(2..=50).contains(&limit) {
-            e.add("/limit", "must be between 2 and 50");
-        }
-        let sensitivity = match self.sensitivity.as_deref() {
-            None => Sensitivity::Balanced,
-            Some(s) => s.parse().unwrap_or_else(|_| {
-                e.add("/sensitivity", "must be strict, balanced or lenient");
-                Sensitivity::Balanced
-            }),
-        };
-        let labels = crate::domain::node::normalize_labels(self.labels.unwrap_or_default(), &mut e);
-        e.finish(TopicCheck {
-            topic,
-            labels,
-            limit: limit as usize,
-            sensitivity,
-        })
-        .map_err(ApiError::Validation)
-    }
-}
-
 /// Check a topic for conflicts: full-text search finds its nodes, every pair is judged, and
 /// the report is stored (see `GET /reports`). Nothing is queued.
 #[utoipa::path(
@@ -170,7 +117,8 @@ pub async fn check_topic(
     State(state): State<AppState>,
     AppJson(body): AppJson<TopicCheckRequest>,
 ) -> Result<Json<Report>, ApiError> {
-    let check = body.parse()?;
+    let check = TopicCheck::parse(body.topic, body.labels, body.limit, body.sensitivity)
+        .map_err(ApiError::Validation)?;
     let report = report::check_topic(&*state.store, state.detector.config(), check).await?;
     Ok(Json(report.into()))
 }

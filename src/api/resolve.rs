@@ -12,9 +12,9 @@ use uuid::Uuid;
 use super::dto::ActionDto;
 use super::extract::{AppJson, IdPath};
 use crate::api::error::{ApiError, Problem};
-use crate::domain::plan::Resolve;
 use crate::domain::resolution::Resolution;
 use crate::domain::time;
+use crate::service::conflicts::{self, ResolveConflict};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -92,18 +92,17 @@ async fn resolve(
     id: Uuid,
     body: ResolveBody,
 ) -> Result<Json<ResolveResponse>, ApiError> {
-    let request = Resolve::parse(
-        id,
-        &body.resolution,
-        body.merged_content,
-        body.resolved_by,
-        body.note,
+    let outcome = conflicts::resolve(
+        &state,
+        ResolveConflict {
+            conflict_id: id,
+            resolution: body.resolution,
+            merged_content: body.merged_content,
+            resolved_by: body.resolved_by,
+            note: body.note,
+        },
     )
-    .map_err(ApiError::Validation)?;
-    let outcome = state.store.resolve_conflict(request).await?;
-    if !outcome.replayed {
-        state.notifier.bump();
-    }
+    .await?;
     Ok(Json(outcome.into()))
 }
 

@@ -1,8 +1,12 @@
-//! The use cases both front doors call: detection on write and check, manual queueing, topic
-//! reports, and the optional LLM judge they consult. Each use case takes the store and the
-//! detector and returns domain types; REST handlers and MCP tools only parse and shape.
+//! The use cases both front doors call: writing and checking memories with detection, manual
+//! queueing, listing and resolving the queue, recall, topic reports, and the optional LLM judge
+//! they consult. Each use case takes the application state (store, detector, notifier) or the
+//! store alone and returns domain types; REST handlers and MCP tools only parse and shape.
 
+pub mod conflicts;
 pub mod detect;
 pub mod llm;
+pub mod nodes;
 pub mod queue;
+pub mod recall;
 pub mod report;

@@ -3,14 +3,19 @@
 //! report. Nothing is queued: a report describes, it does not change the queue.
 
 use serde::Serialize;
+use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::domain::contradiction::{self, DetectConfig, Memory, Sensitivity, index_tokens};
-use crate::domain::node::Node;
+use crate::domain::conflict::Recommendation;
+use crate::domain::contradiction::{
+    self, DetectConfig, Memory, Sensitivity, Verdict, index_tokens,
+};
+use crate::domain::node::{Node, normalize_labels};
 use crate::domain::report as grade;
 use crate::domain::time;
+use crate::domain::validate::{Errors, FieldError};
 use crate::service::detect::{Probe, credibility_table, recommend_for};
-use crate::store::{NodeQuery, Store, StoreResult, StoredReport};
+use crate::store::{NodeQuery, SourceStats, Store, StoreResult, StoredReport};
 
 /// What to report on.
 pub struct TopicCheck {
@@ -20,8 +25,44 @@ pub struct TopicCheck {
     pub sensitivity: Sensitivity,
 }
 
-/// One node the report analysed (its stored and wire form: `api::reports` describes it).
-#[derive(Debug, Serialize)]
+impl TopicCheck {
+    /// Validates a report request: topic 1..500 characters, limit 2..50 (default 20),
+    /// sensitivity `strict`, `balanced` (default) or `lenient`.
+    pub fn parse(
+        topic: String,
+        labels: Option<Vec<String>>,
+        limit: Option<i64>,
+        sensitivity: Option<String>,
+    ) -> Result<Self, Vec<FieldError>> {
+        let mut e = Errors::default();
+        let topic = topic.trim().to_owned();
+        if topic.is_empty() || topic.chars().count() > 500 {
+            e.add("/topic", "must be 1..500 characters");
+        }
+        let limit = limit.unwrap_or(20);
+        if !(2..=50).contains(&limit) {
+            e.add("/limit", "must be between 2 and 50");
+        }
+        let sensitivity = match sensitivity.as_deref() {
+            None => Sensitivity::Balanced,
+            Some(s) => s.parse().unwrap_or_else(|_| {
+                e.add("/sensitivity", "must be strict, balanced or lenient");
+                Sensitivity::Balanced
+            }),
+        };
+        let labels = normalize_labels(labels.unwrap_or_default(), &mut e);
+        e.finish(TopicCheck {
+            topic,
+            labels,
+            limit: limit as usize,
+            sensitivity,
+        })
+    }
+}
+
+/// One node a report or a recall cites (also the wire form: recall and reports share it).
+#[derive(Debug, Serialize, ToSchema)]
+
 pub struct ReportSource {
     pub id: Uuid,
     /// The node's body.
@@ -29,6 +70,7 @@ pub struct ReportSource {
     /// The node's `source`, or `node:<id>` when it has none.
     pub provenance: String,
     /// `high` (≥ 0.8), `med` (≥ 0.5) or `low`.
+    #[schema(value_type = String)]
     pub confidence: &'static str,
 }
 
@@ -75,58 +117,112 @@ fn memory(n: &Node) -> Memory<'_> {
     }
 }
 
+/// Active nodes that full-text search finds for `topic`, best ranked first, keeping those
+/// with at least one of `labels` (any when empty), at most `limit`.
+pub(crate) async fn search_active(
+    store: &dyn Store,
+    topic: &str,
+    labels: &[String],
+    limit: usize,
+) -> StoreResult<Vec<Node>> {
+    let tokens = index_tokens("", topic);
+    if tokens.is_empty() {
+        // Nothing searchable (only punctuation or stop words): nothing matches.
+        return Ok(Vec::new());
+    }
+    let mut nodes = store
+        .list_nodes(NodeQuery {
+            tokens: Some(tokens),
+            limit: 200,
+            ..Default::default()
+        })
+        .await?
+        .items;
+    if !labels.is_empty() {
+        nodes.retain(|n| n.labels.iter().any(|l| labels.contains(l)));
+    }
+    nodes.truncate(limit);
+    Ok(nodes)
+}
+
+/// Two of the given nodes that the detection rules find contradictory.
+pub(crate) struct PairConflict<'a> {
+    pub old: &'a Node,
+    pub new: &'a Node,
+    pub verdict: Verdict,
+    pub recommendation: Recommendation,
+}
+
+/// Judges every pair of `nodes` of one scope and memory type, the older observation as the
+/// old side.
+pub(crate) fn judge_pairs<'a>(
+    nodes: &[&'a Node],
+    cfg: &DetectConfig,
+    table: &[SourceStats],
+) -> Vec<PairConflict<'a>> {
+    let mut sorted = nodes.to_vec();
+    sorted.sort_by_key(|n| (n.observed_at, n.id));
+    let mut found = Vec::new();
+    for (i, &old) in sorted.iter().enumerate() {
+        for &new in &sorted[i + 1..] {
+            if old.scope != new.scope || old.memory_type != new.memory_type {
+                continue;
+            }
+            let Some(verdict) = contradiction::assess(&memory(new), &memory(old), cfg) else {
+                continue;
+            };
+            let recommendation = recommend_for(old, &Probe::of_stored(new, None), table);
+            found.push(PairConflict {
+                old,
+                new,
+                verdict,
+                recommendation,
+            });
+        }
+    }
+    found
+}
+
+/// `high` (≥ 0.8), `med` (≥ 0.5) or `low`, with the node's provenance.
+pub(crate) fn source_of(n: &Node) -> ReportSource {
+    ReportSource {
+        id: n.id,
+        source_text: n.body.clone(),
+        provenance: n.source.clone().unwrap_or_else(|| format!("node:{}", n.id)),
+        confidence: grade::source_confidence(n.confidence),
+    }
+}
+
 /// Builds, stores and returns the report.
 pub async fn check_topic(
     store: &dyn Store,
     base: DetectConfig,
     check: TopicCheck,
 ) -> StoreResult<Report> {
-    let tokens = index_tokens("", &check.topic);
-    let mut nodes = if tokens.is_empty() {
-        Vec::new()
-    } else {
-        store
-            .list_nodes(NodeQuery {
-                tokens: Some(tokens),
-                limit: 200,
-                ..Default::default()
-            })
-            .await?
-            .items
-    };
-    if !check.labels.is_empty() {
-        nodes.retain(|n| n.labels.iter().any(|l| check.labels.contains(l)));
-    }
-    nodes.truncate(check.limit);
-    // Oldest observation first, so each pair is judged as (old, new).
+    let mut nodes = search_active(store, &check.topic, &check.labels, check.limit).await?;
+    // Oldest observation first, so sources and claims read in order.
     nodes.sort_by_key(|n| (n.observed_at, n.id));
     let cfg = DetectConfig {
         sensitivity: check.sensitivity,
         ..base
     };
     let table = credibility_table(store).await?;
-    let mut conflicts = Vec::new();
-    for (i, old) in nodes.iter().enumerate() {
-        for new in &nodes[i + 1..] {
-            if old.scope != new.scope || old.memory_type != new.memory_type {
-                continue;
+    let refs: Vec<&Node> = nodes.iter().collect();
+    let conflicts: Vec<ReportConflict> = judge_pairs(&refs, &cfg, &table)
+        .into_iter()
+        .map(|p| {
+            let labels: Vec<&String> = p.old.labels.iter().chain(&p.new.labels).collect();
+            ReportConflict {
+                conflict_type: p.verdict.conflict_type.as_str().to_owned(),
+                severity: grade::severity(p.verdict.probability, &labels),
+                sources: [p.old.id, p.new.id],
+                claims: [p.old.body.clone(), p.new.body.clone()],
+                probability: (p.verdict.probability * 1000.0).round() / 1000.0,
+                recommended_resolution: p.recommendation.resolution,
+                reasoning: format!("{} {}", p.verdict.explanation, p.recommendation.reasoning),
             }
-            let Some(v) = contradiction::assess(&memory(new), &memory(old), &cfg) else {
-                continue;
-            };
-            let rec = recommend_for(old, &Probe::of_stored(new, None), &table);
-            let labels: Vec<&String> = old.labels.iter().chain(&new.labels).collect();
-            conflicts.push(ReportConflict {
-                conflict_type: v.conflict_type.as_str().to_owned(),
-                severity: grade::severity(v.probability, &labels),
-                sources: [old.id, new.id],
-                claims: [old.body.clone(), new.body.clone()],
-                probability: (v.probability * 1000.0).round() / 1000.0,
-                recommended_resolution: rec.resolution,
-                reasoning: format!("{} {}", v.explanation, rec.reasoning),
-            });
-        }
-    }
+        })
+        .collect();
     let severities: Vec<&str> = conflicts.iter().map(|c| c.severity).collect();
     let confidences: Vec<f64> = nodes.iter().map(|n| n.confidence).collect();
     let types: Vec<&str> = conflicts.iter().map(|c| c.conflict_type.as_str()).collect();
@@ -137,15 +233,7 @@ pub async fn check_topic(
         confidence: grade::overall_confidence(&severities, &confidences),
         topic: check.topic,
         sources_analyzed: nodes.len(),
-        sources: nodes
-            .iter()
-            .map(|n| ReportSource {
-                id: n.id,
-                source_text: n.body.clone(),
-                provenance: n.source.clone().unwrap_or_else(|| format!("node:{}", n.id)),
-                confidence: grade::source_confidence(n.confidence),
-            })
-            .collect(),
+        sources: nodes.iter().map(source_of).collect(),
         conflicts,
         created_at: time::format(&now),
     };

@@ -13,6 +13,7 @@ mod hostile;
 mod idempotency;
 mod limits;
 mod nodes;
+mod recall;
 mod reports;
 mod resolve;
 mod sources;

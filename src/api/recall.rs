@@ -1,0 +1,61 @@
+//! `GET /recall`: what concord remembers about a query, in the conflict-aware envelope.
+
+use axum::Json;
+use axum::extract::State;
+use serde::Deserialize;
+use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::extract::AppQuery;
+use crate::api::error::{ApiError, Problem};
+use crate::service::recall::{self, Recall, RecallQuery};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(recall_memories))
+}
+
+/// `GET /recall` parameters.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct RecallParams {
+    /// Words to search for (full-text, every word must match), 1..500 characters.
+    #[param(min_length = 1, max_length = 500, pattern = r"\S")]
+    pub q: Option<String>,
+    /// Only memories with this label.
+    pub label: Option<String>,
+    /// Memories to return, 1..50 (default 10).
+    #[param(minimum = 1, maximum = 50)]
+    pub limit: Option<i64>,
+}
+
+/// Recall active memories matching a query. `sources` are the memories, best match first;
+/// `conflicts` lists pending conflicts that touch them and disagreements detection finds
+/// between them, and is absent when they agree. Nothing is written.
+#[utoipa::path(
+    get, path = "/recall", tag = "nodes",
+    params(RecallParams),
+    responses(
+        (status = 200, body = Recall),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn recall_memories(
+    State(state): State<AppState>,
+    AppQuery(q): AppQuery<RecallParams>,
+) -> Result<Json<Recall>, ApiError> {
+    let query = RecallQuery::parse("/q", q.q, q.label.into_iter().collect(), q.limit).map_err(
+        |errors| {
+            // The one `label` parameter is the service's label list.
+            let renamed = errors.into_iter().map(|mut e| {
+                if e.pointer.starts_with("/labels") {
+                    e.pointer = "/label".into();
+                }
+                e
+            });
+            ApiError::Validation(renamed.collect())
+        },
+    )?;
+    Ok(Json(recall::recall(&state, query).await?))
+}

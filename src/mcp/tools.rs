@@ -1,0 +1,440 @@
+//! The tools. Each parses its arguments (their JSON Schema is generated from these types),
+//! calls one use case of `service/`, and shapes the reply; none holds behaviour of its own.
+
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, schemars, tool, tool_router};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use super::Concord;
+use super::args::Parameters;
+use super::render::{self, Disagreement, Side};
+use super::reply::{ToolResult, failed, invalid, ok, store_failed};
+use crate::api::dto::{ConflictDto, NodeDto};
+use crate::api::resolve::ResolveResponse;
+use crate::domain::FieldError;
+use crate::domain::contradiction::Sensitivity;
+use crate::domain::cursor::{self, Cursor};
+use crate::domain::node::NodeInput;
+use crate::service::conflicts::{self, ListConflicts, ResolveConflict};
+use crate::service::nodes;
+use crate::service::recall::{self, RecallQuery};
+use crate::service::report::{self, TopicCheck};
+
+/// Detection sensitivity.
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SensitivityArg {
+    /// Flag any tier's verdict, scope mismatches and vector-only evidence included.
+    Strict,
+    /// Need a text signal or an LLM verdict (the default).
+    Balanced,
+    /// Flag only direct contradictions and numeric mismatches above 0.7.
+    Lenient,
+}
+
+impl SensitivityArg {
+    fn domain(self) -> Sensitivity {
+        match self {
+            Self::Strict => Sensitivity::Strict,
+            Self::Balanced => Sensitivity::Balanced,
+            Self::Lenient => Sensitivity::Lenient,
+        }
+    }
+
+    fn name(self) -> String {
+        self.domain().as_str().to_owned()
+    }
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RememberArgs {
+    /// A short name for the fact, 1..500 characters, e.g. "Cache TTL".
+    pub title: String,
+    /// The fact itself, in a sentence or a few (up to 1 MiB), e.g. "The cache TTL is 30 seconds".
+    pub body: String,
+    /// Up to 32 labels (1..64 characters each) to group and filter memories, e.g. ["cache"].
+    pub labels: Option<Vec<String>>,
+    /// Kind of memory, `[a-z0-9_-]{1,40}`; default `fact`. Only memories of one kind are
+    /// compared with each other.
+    pub memory_type: Option<String>,
+    /// Namespace, default `default`. Only memories of one scope are compared with each other.
+    pub scope: Option<String>,
+    /// Where the fact comes from, e.g. `file:src/cache.rs:42` or a URL (up to 500 characters).
+    /// Sources that are upheld in resolved conflicts earn credibility.
+    pub source: Option<String>,
+    /// How sure you are, 0..1 (default 0.8).
+    pub confidence: Option<f64>,
+    /// When the fact was observed, RFC 3339 (default: now).
+    pub observed_at: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecallArgs {
+    /// Words to search for; every word must match (1..500 characters).
+    pub query: String,
+    /// Only memories with at least one of these labels.
+    pub labels: Option<Vec<String>>,
+    /// How many memories to return, 1..50 (default 10).
+    pub limit: Option<i64>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckArgs {
+    /// A stored memory to check against the others. Give this or `text`.
+    #[schemars(with = "Option<String>", extend("format" = "uuid"))]
+    pub node_id: Option<Uuid>,
+    /// A fact that is not stored yet, to check before remembering it. Give this or `node_id`.
+    pub text: Option<String>,
+    /// A title for `text` (default: its first line).
+    pub title: Option<String>,
+    /// Kind of memory of `text` (default `fact`).
+    pub memory_type: Option<String>,
+    /// Scope of `text` (default `default`).
+    pub scope: Option<String>,
+    /// How readily to flag a contradiction (default: the server's setting).
+    pub sensitivity: Option<SensitivityArg>,
+}
+
+/// A conflict type.
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConflictTypeArg {
+    DirectContradiction,
+    NumericMismatch,
+    TemporalMismatch,
+    ScopeMismatch,
+}
+
+impl ConflictTypeArg {
+    fn name(self) -> &'static str {
+        match self {
+            Self::DirectContradiction => "direct-contradiction",
+            Self::NumericMismatch => "numeric-mismatch",
+            Self::TemporalMismatch => "temporal-mismatch",
+            Self::ScopeMismatch => "scope-mismatch",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListConflictsArgs {
+    /// Only conflicts of this type.
+    pub conflict_type: Option<ConflictTypeArg>,
+    /// Only conflicts where either memory has this label.
+    pub label: Option<String>,
+    /// How many conflicts to return, 1..200 (default 50).
+    pub limit: Option<i64>,
+    /// `next_cursor` of a previous call, to read further.
+    pub cursor: Option<String>,
+}
+
+/// A resolution strategy.
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ResolutionArg {
+    /// The new memory is right: the old one becomes dormant, the new supersedes it.
+    NewIsCurrent,
+    /// The old memory is right: the new one becomes dormant.
+    OldIsCurrent,
+    /// Both hold (e.g. in different contexts): both stay active, linked.
+    KeepBoth,
+    /// Combine them into the old memory (`merged_content` replaces its text when given);
+    /// the new memory is deleted.
+    Merge,
+}
+
+impl ResolutionArg {
+    fn name(self) -> &'static str {
+        match self {
+            Self::NewIsCurrent => "new_is_current",
+            Self::OldIsCurrent => "old_is_current",
+            Self::KeepBoth => "keep_both",
+            Self::Merge => "merge",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveArgs {
+    /// The pending conflict (from `list_conflicts`, `remember` or `recall`).
+    #[schemars(with = "String", extend("format" = "uuid"))]
+    pub conflict_id: Uuid,
+    /// What to do.
+    pub resolution: ResolutionArg,
+    /// The combined text (only with `merge`).
+    pub merged_content: Option<String>,
+    /// Why, for the record (who asked, what evidence).
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReportArgs {
+    /// The topic to examine, as search words (1..500 characters).
+    pub topic: String,
+    /// How readily to flag a contradiction (default `balanced`).
+    pub sensitivity: Option<SensitivityArg>,
+    /// Only memories with at least one of these labels.
+    pub labels: Option<Vec<String>>,
+    /// How many memories to analyse, 2..50 (default 20).
+    pub limit: Option<i64>,
+}
+
+/// Structured result of `remember`.
+#[derive(Serialize)]
+struct Remembered {
+    node: NodeDto,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    conflicts: Vec<Disagreement>,
+}
+
+/// Structured result of `check_contradictions`.
+#[derive(Serialize)]
+struct Checked {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    conflicts: Vec<Disagreement>,
+}
+
+/// Structured result of `list_conflicts`.
+#[derive(Serialize)]
+struct Listed {
+    items: Vec<ConflictDto>,
+    pending_total: i64,
+    next_cursor: Option<String>,
+}
+
+/// `mcp:<client name>`, within the 200 characters `resolved_by` allows.
+fn resolved_by(ctx: &RequestContext<RoleServer>) -> String {
+    let name = ctx
+        .client_info()
+        .map(|i| i.name)
+        .filter(|n| !n.trim().is_empty())
+        .unwrap_or_else(|| "unknown".to_owned());
+    format!("mcp:{}", name.trim()).chars().take(200).collect()
+}
+
+fn page(limit: Option<i64>, cursor: Option<&str>) -> Result<(usize, Option<Cursor>), FieldError> {
+    let limit = cursor::limit(limit).map_err(|d| FieldError::new("/limit", d))?;
+    let after = cursor
+        .map(|c| Cursor::decode(c).ok_or_else(|| FieldError::new("/cursor", "is not a cursor")))
+        .transpose()?;
+    Ok((limit, after))
+}
+
+#[tool_router(vis = "pub(super)")]
+impl Concord {
+    #[tool(
+        description = "Store a fact in long-term memory. It is checked against the stored memories of the same scope and kind first: if it contradicts one, the result lists each conflict with both texts and a recommended resolution, and the conflict is queued for review (resolve it with `resolve_conflict`, after asking the user when the recommendation is `escalate-to-user`). Store one self-contained fact per call."
+    )]
+    async fn remember(&self, Parameters(a): Parameters<RememberArgs>) -> ToolResult {
+        let input = NodeInput {
+            title: Some(a.title),
+            body: Some(a.body),
+            memory_type: a.memory_type,
+            labels: a.labels,
+            scope: a.scope,
+            source: a.source,
+            confidence: a.confidence,
+            state: None,
+            observed_at: a.observed_at,
+            embedding: None,
+        };
+        let (node, queued) = match nodes::remember(&self.state, input, true, None).await {
+            Ok(written) => written,
+            Err(e) => return failed(e.into()),
+        };
+        let conflicts: Vec<Disagreement> = queued
+            .into_iter()
+            .map(|c| Disagreement::queued(c, &node))
+            .collect();
+        let mut text = format!("Remembered \"{}\" as memory {}.", node.title, node.id);
+        if !conflicts.is_empty() {
+            text.push_str(" It CONTRADICTS stored memories; these conflicts are queued:\n");
+            text.push_str(&render::disagreements(&conflicts));
+        }
+        let value = Remembered {
+            node: NodeDto::from_domain(node),
+            conflicts,
+        };
+        ok(text, &value)
+    }
+
+    #[tool(
+        description = "Search long-term memory (full text; every word must match) and get the matching active memories, best first. When memories disagree the result has a `conflicts` list (type, the two memory ids, recommended resolution, reasoning): never pick one silently; tell the user, or resolve it. No `conflicts` key means the memories agree.",
+        annotations(read_only_hint = true)
+    )]
+    async fn recall(&self, Parameters(a): Parameters<RecallArgs>) -> ToolResult {
+        let query = RecallQuery::parse(
+            "/query",
+            Some(a.query),
+            a.labels.unwrap_or_default(),
+            a.limit,
+        )
+        .map_err(invalid)?;
+        match recall::recall(&self.state, query).await {
+            Ok(r) => ok(render::recall(&r), &r),
+            Err(e) => failed(e.into()),
+        }
+    }
+
+    #[tool(
+        description = "Check whether a memory contradicts what is stored, without writing anything: give `node_id` for a stored memory, or `text` (and optionally `title`) for a fact you are about to remember. Lists each contradiction with both texts and a recommended resolution; no `conflicts` key means none.",
+        annotations(read_only_hint = true)
+    )]
+    async fn check_contradictions(&self, Parameters(a): Parameters<CheckArgs>) -> ToolResult {
+        let sensitivity = a.sensitivity.map(SensitivityArg::domain);
+        let (hits, new) = match (a.node_id, a.text) {
+            (Some(id), None) => {
+                let hits = nodes::check_node(&self.state, id, sensitivity).await;
+                let hits = match hits {
+                    Ok(h) => h,
+                    Err(e) => return store_failed(e),
+                };
+                let new = match self.state.store.get_node(id).await {
+                    Ok(n) => Side::of(&n),
+                    Err(e) => return store_failed(e),
+                };
+                (hits, new)
+            }
+            (None, Some(text)) => {
+                let title = a.title.unwrap_or_else(|| first_line(&text));
+                let input = NodeInput {
+                    title: Some(title.clone()),
+                    body: Some(text.clone()),
+                    memory_type: a.memory_type,
+                    scope: a.scope,
+                    ..Default::default()
+                };
+                match nodes::check_text(&self.state, input, sensitivity).await {
+                    Ok(h) => (
+                        h,
+                        Side {
+                            id: None,
+                            title,
+                            body: text,
+                        },
+                    ),
+                    Err(e) => return failed(e.into()),
+                }
+            }
+            _ => {
+                return Err(invalid(vec![FieldError::new(
+                    "/node_id",
+                    "give exactly one of node_id or text",
+                )]));
+            }
+        };
+        let conflicts: Vec<Disagreement> = hits
+            .into_iter()
+            .map(|h| Disagreement::found(h, new.clone()))
+            .collect();
+        let text = if conflicts.is_empty() {
+            "No contradiction with the stored memories.".to_owned()
+        } else {
+            format!(
+                "Contradicts {} stored memor{}:\n{}",
+                conflicts.len(),
+                if conflicts.len() == 1 { "y" } else { "ies" },
+                render::disagreements(&conflicts)
+            )
+        };
+        ok(text, &Checked { conflicts })
+    }
+
+    #[tool(
+        description = "List pending conflicts (the review queue), oldest first, each with both memories in full, how it was detected and the recommended resolution. Use `resolve_conflict` to settle one.",
+        annotations(read_only_hint = true)
+    )]
+    async fn list_conflicts(&self, Parameters(a): Parameters<ListConflictsArgs>) -> ToolResult {
+        let (limit, after) = page(a.limit, a.cursor.as_deref()).map_err(|e| invalid(vec![e]))?;
+        let query = ListConflicts {
+            conflict_type: a.conflict_type.map(|t| t.name().to_owned()),
+            label: a.label,
+            limit,
+            after,
+            ..Default::default()
+        };
+        let (page, pending_total) = match conflicts::list(&self.state, query).await {
+            Ok(listed) => listed,
+            Err(e) => return failed(e.into()),
+        };
+        let items: Vec<ConflictDto> = page
+            .items
+            .into_iter()
+            .map(|c| ConflictDto::from_domain(c, None))
+            .collect();
+        let text = render::conflicts(&items, pending_total);
+        let value = Listed {
+            items,
+            pending_total,
+            next_cursor: page.next_cursor.map(|c| c.encode()),
+        };
+        ok(text, &value)
+    }
+
+    #[tool(
+        description = "Resolve a pending conflict with one strategy, in one transaction; the result lists every action taken. Safe to retry: repeating the same resolution returns the recorded result with `replayed: true`; a different resolution of an already resolved conflict is an error naming the one recorded."
+    )]
+    async fn resolve_conflict(
+        &self,
+        Parameters(a): Parameters<ResolveArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        let request = ResolveConflict {
+            conflict_id: a.conflict_id,
+            resolution: a.resolution.name().to_owned(),
+            merged_content: a.merged_content,
+            resolved_by: Some(resolved_by(&ctx)),
+            note: a.note,
+        };
+        let outcome = match conflicts::resolve(&self.state, request).await {
+            Ok(o) => o,
+            Err(e) => return store_failed(e),
+        };
+        let response = ResolveResponse::from(outcome);
+        let mut text = format!(
+            "Conflict {} resolved with {}{}.\n",
+            response.conflict_id,
+            response.resolution,
+            if response.replayed {
+                " (already done: this is the recorded result)"
+            } else {
+                ""
+            }
+        );
+        for a in &response.actions {
+            text.push_str(&format!("- {}\n", a.summary));
+        }
+        ok(text, &response)
+    }
+
+    #[tool(
+        description = "Examine a topic for contradictions: searches the memories about it, compares every pair, and reports the sources (with provenance and confidence), the conflicts between them (type, severity, both claims, recommended resolution) and an overall confidence. Queues nothing; the report is kept for later reading."
+    )]
+    async fn conflict_report(&self, Parameters(a): Parameters<ReportArgs>) -> ToolResult {
+        let check = TopicCheck::parse(
+            a.topic,
+            a.labels,
+            a.limit,
+            a.sensitivity.map(SensitivityArg::name),
+        )
+        .map_err(invalid)?;
+        let state = &self.state;
+        match report::check_topic(&*state.store, state.detector.config(), check).await {
+            Ok(r) => ok(render::report(&r), &r),
+            Err(e) => failed(e.into()),
+        }
+    }
+}
+
+/// A title for bare text: its first line, at most 100 characters.
+fn first_line(text: &str) -> String {
+    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or(text);
+    line.trim().chars().take(100).collect()
+}

@@ -1,0 +1,99 @@
+//! The review queue's use cases: list it and resolve from it. `GET /conflicts`,
+//! `POST /contradiction/resolve` and the MCP tools `list_conflicts` and `resolve_conflict`
+//! all come through here, so a resolution made through either door executes exactly once.
+
+use uuid::Uuid;
+
+use crate::domain::conflict::{CONFLICT_TYPES, Conflict, ConflictFilter, Status};
+use crate::domain::cursor::{Cursor, Page};
+use crate::domain::plan::Resolve;
+use crate::domain::resolution::Resolution;
+use crate::domain::validate::Errors;
+use crate::state::AppState;
+use crate::store::{StoreError, StoreResult};
+
+/// Raw filters of a conflict listing, as a front door received them.
+#[derive(Debug, Default)]
+pub struct ListConflicts {
+    /// `pending` (default), `resolved` or `all`.
+    pub status: Option<String>,
+    pub conflict_type: Option<String>,
+    pub label: Option<String>,
+    /// `oldest` (default) or `newest`.
+    pub order: Option<String>,
+    pub limit: usize,
+    pub after: Option<Cursor>,
+}
+
+impl ListConflicts {
+    fn parse(self) -> StoreResult<ConflictFilter> {
+        let mut e = Errors::default();
+        let status = match self.status.as_deref().unwrap_or("pending") {
+            "all" => None,
+            s => s.parse::<Status>().map(Some).unwrap_or_else(|_| {
+                e.add("/status", "must be pending, resolved or all");
+                None
+            }),
+        };
+        let newest_first = match self.order.as_deref().unwrap_or("oldest") {
+            "oldest" => false,
+            "newest" => true,
+            _ => {
+                e.add("/order", "must be oldest or newest");
+                false
+            }
+        };
+        if let Some(t) = &self.conflict_type
+            && !CONFLICT_TYPES.contains(&t.as_str())
+        {
+            e.add(
+                "/conflict_type",
+                format!("must be one of {}", CONFLICT_TYPES.join(", ")),
+            );
+        }
+        e.finish(ConflictFilter {
+            status,
+            conflict_type: self.conflict_type,
+            label: self.label.map(|l| l.trim().to_lowercase()),
+            newest_first,
+            limit: self.limit,
+            after: self.after,
+        })
+        .map_err(StoreError::Invalid)
+    }
+}
+
+/// A page of conflicts (both sides in full) and the number of pending conflicts that match
+/// the type and label filters.
+pub async fn list(state: &AppState, query: ListConflicts) -> StoreResult<(Page<Conflict>, i64)> {
+    let filter = query.parse()?;
+    state.store.list_conflicts(filter).await
+}
+
+/// Raw fields of a resolution request.
+#[derive(Debug)]
+pub struct ResolveConflict {
+    pub conflict_id: Uuid,
+    pub resolution: String,
+    pub merged_content: Option<String>,
+    pub resolved_by: Option<String>,
+    pub note: Option<String>,
+}
+
+/// Resolves a conflict in one transaction; repeating the same request replays the stored
+/// result. Waiters wake only when something was written.
+pub async fn resolve(state: &AppState, r: ResolveConflict) -> StoreResult<Resolution> {
+    let request = Resolve::parse(
+        r.conflict_id,
+        &r.resolution,
+        r.merged_content,
+        r.resolved_by,
+        r.note,
+    )
+    .map_err(StoreError::Invalid)?;
+    let outcome = state.store.resolve_conflict(request).await?;
+    if !outcome.replayed {
+        state.notifier.bump();
+    }
+    Ok(outcome)
+}

@@ -1,0 +1,203 @@
+//! Recall (`GET /recall`, the MCP tool `recall`): full-text search over active memories,
+//! answered in the conflict-aware envelope. A memory is never returned as if it were
+//! undisputed: pending conflicts that touch a returned memory are listed (the other side is
+//! added to `sources` when the search did not find it), and the returned memories are judged
+//! against each other. `conflicts` is absent when they agree. Recall writes nothing.
+
+use std::collections::{BTreeSet, HashSet};
+
+use serde::Serialize;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::domain::conflict::{Conflict, Status};
+use crate::domain::edge::{self, Direction};
+use crate::domain::node::{Node, NodeState, normalize_labels};
+use crate::domain::validate::{Errors, FieldError};
+use crate::service::detect::credibility_table;
+use crate::service::report::{ReportSource, judge_pairs, search_active, source_of};
+use crate::state::AppState;
+use crate::store::{EdgeQuery, StoreResult};
+
+/// Default and largest number of memories one recall returns.
+pub const DEFAULT_LIMIT: i64 = 10;
+pub const MAX_LIMIT: i64 = 50;
+
+/// A validated recall request.
+#[derive(Debug, Clone)]
+pub struct RecallQuery {
+    pub query: String,
+    pub labels: Vec<String>,
+    pub limit: usize,
+}
+
+impl RecallQuery {
+    /// `query_pointer` names the query field as the front door calls it (`/q`, `/query`).
+    pub fn parse(
+        query_pointer: &str,
+        query: Option<String>,
+        labels: Vec<String>,
+        limit: Option<i64>,
+    ) -> Result<Self, Vec<FieldError>> {
+        let mut e = Errors::default();
+        let query = query.unwrap_or_default().trim().to_owned();
+        if query.is_empty() || query.chars().count() > 500 {
+            e.add(query_pointer, "must be 1..500 characters");
+        }
+        let limit = limit.unwrap_or(DEFAULT_LIMIT);
+        if !(1..=MAX_LIMIT).contains(&limit) {
+            e.add("/limit", format!("must be between 1 and {MAX_LIMIT}"));
+        }
+        let labels = normalize_labels(labels, &mut e);
+        e.finish(Self {
+            query,
+            labels,
+            limit: limit as usize,
+        })
+    }
+}
+
+/// Two memories that disagree.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RecallConflict {
+    /// `direct-contradiction`, `numeric-mismatch`, `temporal-mismatch` or `scope-mismatch`.
+    pub conflict_type: String,
+    /// The older (or already stored) memory first; both are in `sources`.
+    #[schema(value_type = Vec<Uuid>)]
+    pub sources: [Uuid; 2],
+    /// `prefer-recent`, `prefer-authoritative` or `escalate-to-user`.
+    pub recommended_resolution: String,
+    /// What disagrees and why the recommendation.
+    pub reasoning: String,
+    /// The queued conflict to resolve; absent when recall's own detection found the
+    /// disagreement (nothing is queued by a recall).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflict_id: Option<Uuid>,
+}
+
+/// Memories that answer a query, and where they disagree.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Recall {
+    /// The query, trimmed.
+    pub query: String,
+    /// Best match first; the other side of a pending conflict follows the matches.
+    pub sources: Vec<ReportSource>,
+    /// Absent when the returned memories agree.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<RecallConflict>,
+}
+
+/// Searches, then lists what the found memories disagree about.
+pub async fn recall(state: &AppState, q: RecallQuery) -> StoreResult<Recall> {
+    let store = &*state.store;
+    let mut nodes = search_active(store, &q.query, &q.labels, q.limit).await?;
+    let (pending, others) = pending_among(state, &nodes).await?;
+    nodes.extend(others);
+    let mut conflicts: Vec<RecallConflict> = pending
+        .iter()
+        .filter_map(|c| {
+            Some(RecallConflict {
+                conflict_type: c.conflict_type.clone(),
+                sources: [c.old_node.as_ref()?.id, c.new_node.as_ref()?.id],
+                recommended_resolution: c.recommendation.resolution.clone(),
+                reasoning: format!("{} {}", c.detection.explanation, c.recommendation.reasoning),
+                conflict_id: Some(c.id),
+            })
+        })
+        .collect();
+    let known: HashSet<(Uuid, Uuid)> = conflicts
+        .iter()
+        .flat_map(|c| [(c.sources[0], c.sources[1]), (c.sources[1], c.sources[0])])
+        .collect();
+    let active: Vec<&Node> = nodes
+        .iter()
+        .filter(|n| n.state == NodeState::Active)
+        .collect();
+    let cfg = state.detector.config();
+    let table = credibility_table(store).await?;
+    for p in judge_pairs(&active, &cfg, &table) {
+        if known.contains(&(p.old.id, p.new.id)) || has_verdict(state, p.old, p.new).await? {
+            continue;
+        }
+        conflicts.push(RecallConflict {
+            conflict_type: p.verdict.conflict_type.as_str().to_owned(),
+            sources: [p.old.id, p.new.id],
+            recommended_resolution: p.recommendation.resolution,
+            reasoning: format!("{} {}", p.verdict.explanation, p.recommendation.reasoning),
+            conflict_id: None,
+        });
+    }
+    Ok(Recall {
+        query: q.query,
+        sources: nodes.iter().map(source_of).collect(),
+        conflicts,
+    })
+}
+
+/// Pending conflicts between two stored nodes where at least one is among `nodes`, and the
+/// other sides that `nodes` lacks. A conflict whose new side is only text has no second
+/// memory to cite and is left to the review queue.
+async fn pending_among(
+    state: &AppState,
+    nodes: &[Node],
+) -> StoreResult<(Vec<Conflict>, Vec<Node>)> {
+    let ids: BTreeSet<Uuid> = nodes
+        .iter()
+        .flat_map(|n| n.conflict_ids.iter().copied())
+        .collect();
+    let mut seen: HashSet<Uuid> = nodes.iter().map(|n| n.id).collect();
+    let (mut pending, mut others) = (Vec::new(), Vec::new());
+    for id in ids {
+        let c = match state.store.get_conflict(id).await {
+            Ok(c) => c,
+            // Resolved or deleted since the search read the ids.
+            Err(crate::store::StoreError::NotFound(_)) => continue,
+            Err(e) => return Err(e),
+        };
+        let (Some(old), Some(new)) = (&c.old_node, &c.new_node) else {
+            continue;
+        };
+        if c.status != Status::Pending {
+            continue;
+        }
+        for side in [old, new] {
+            if seen.insert(side.id) {
+                others.push(side.clone());
+            }
+        }
+        pending.push(c);
+    }
+    Ok((pending, others))
+}
+
+/// Whether a verdict on the pair is already remembered (`supersedes`, `relates_to` or
+/// `contradicts` between them), as write-time detection never queues such a pair again.
+async fn has_verdict(state: &AppState, a: &Node, b: &Node) -> StoreResult<bool> {
+    let mut after = None;
+    loop {
+        let page = state
+            .store
+            .list_edges(
+                a.id,
+                EdgeQuery {
+                    direction: Direction::Both,
+                    kind: None,
+                    limit: 200,
+                    after,
+                },
+            )
+            .await?;
+        let found = page.items.iter().any(|e| {
+            (e.source_id == b.id || e.target_id == b.id)
+                && [edge::SUPERSEDES, edge::RELATES_TO, edge::CONTRADICTS]
+                    .contains(&e.kind.as_str())
+        });
+        if found {
+            return Ok(true);
+        }
+        match page.next_cursor {
+            Some(c) => after = Some(c),
+            None => return Ok(false),
+        }
+    }
+}

@@ -1,0 +1,404 @@
+"""concord's MCP server, driven by the official MCP Python SDK (a client nobody here wrote).
+
+Starts `concord serve` (with an API key) on a free loopback port against the database given by
+--database-url, then connects over Streamable HTTP (protocol revisions 2026-07-28 and
+2025-11-25) and over stdio (`concord mcp`), lists the tools, calls every tool with valid and
+invalid arguments, reads the resource and the prompt, checks the HTTP guards (401, 403, 413)
+and races MCP against REST on one conflict. Exits non-zero on the first failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import uuid
+
+import httpx2
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import MCPError
+from mcp_types import Implementation
+
+KEY = "mcp-test-key"
+AUTH = {"Authorization": f"Bearer {KEY}"}
+CLIENT = Implementation(name="concord-tests", version="1.0")
+TOOLS = {"remember", "recall", "check_contradictions", "list_conflicts", "resolve_conflict", "conflict_report"}
+CONFLICT_TYPES = {"direct-contradiction", "numeric-mismatch", "temporal-mismatch", "scope-mismatch"}
+RESOLUTIONS = {"prefer-recent", "prefer-authoritative", "escalate-to-user"}
+INVALID_PARAMS = -32602
+
+
+class Server:
+    """A `concord serve` process on a free loopback port."""
+
+    def __init__(self, binary: str, database_url: str):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.url = f"{self.base}/mcp"
+        self.log = tempfile.NamedTemporaryFile(prefix="concord-mcp-", suffix=".log", delete=False)
+        env = dict(os.environ, CONCORD_LOG="warn")
+        self.proc = subprocess.Popen(
+            [binary, "serve", "--database-url", database_url, "--bind", f"127.0.0.1:{self.port}", "--api-keys", KEY],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"concord exited early:\n{self.output()}")
+            try:
+                if httpx2.get(f"{self.base}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx2.HTTPError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"concord did not become healthy:\n{self.output()}")
+
+    def output(self) -> str:
+        with open(self.log.name, encoding="utf-8", errors="replace") as f:
+            return f.read()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise RuntimeError("concord did not stop within 15 s of SIGTERM")
+
+
+def http_client(server: Server, mode: str) -> Client:
+    transport = streamable_http_client(server.url, http_client=create_mcp_http_client(headers=AUTH))
+    return Client(transport, mode=mode, client_info=CLIENT)
+
+
+def stdio_client(binary: str, database_url: str) -> Client:
+    params = StdioServerParameters(
+        command=binary,
+        args=["mcp", "--database-url", database_url],
+        # The invalid calls below are logged at warn; keep the run's output readable.
+        env=dict(os.environ, CONCORD_LOG="error"),
+    )
+    return Client(params, mode="auto", client_info=CLIENT)
+
+
+def check(cond: bool, what: str) -> None:
+    if not cond:
+        raise AssertionError(what)
+
+
+async def call(client: Client, tool: str, args: dict):
+    """A successful call: returns (structured content, text)."""
+    r = await client.call_tool(tool, args)
+    text = "".join(getattr(c, "text", "") for c in r.content)
+    check(not r.is_error, f"{tool}({args}) failed: {text}")
+    check(isinstance(r.structured_content, dict), f"{tool} returns structured content: {r}")
+    return r.structured_content, text
+
+
+async def tool_error(client: Client, tool: str, args: dict) -> str:
+    """A call that fails as a tool result (isError): returns its text."""
+    r = await client.call_tool(tool, args)
+    text = "".join(getattr(c, "text", "") for c in r.content)
+    check(r.is_error is True, f"{tool}({args}) should be a tool error, got: {text}")
+    check(isinstance(r.structured_content, dict) and r.structured_content.get("title"), f"problem: {r}")
+    check(text.startswith(r.structured_content["title"] + ": "), f"title and detail in the text: {text}")
+    return text
+
+
+async def invalid_params(client: Client, tool: str, args: dict) -> MCPError:
+    """A call refused as JSON-RPC invalid params."""
+    try:
+        r = await client.call_tool(tool, args)
+    except MCPError as e:
+        check(e.code == INVALID_PARAMS, f"{tool}({args}): code {e.code}, want {INVALID_PARAMS}: {e.message}")
+        return e
+    raise AssertionError(f"{tool}({args}) should be invalid params, got {r}")
+
+
+async def tools_are_listed(client: Client) -> None:
+    listed = await client.list_tools()
+    by_name = {t.name: t for t in listed.tools}
+    check(set(by_name) == TOOLS, f"tools: {sorted(by_name)}")
+    for t in listed.tools:
+        check(len(t.description or "") > 80, f"{t.name} has a description written for a model")
+        check(t.input_schema.get("type") == "object", f"{t.name} input schema: {t.input_schema}")
+    check("title" in by_name["remember"].input_schema["required"], "remember requires a title")
+    props = by_name["resolve_conflict"].input_schema["properties"]
+    check("conflict_id" in props and "resolution" in props, f"resolve_conflict schema: {props}")
+
+
+async def every_tool(client: Client, tag: str) -> None:
+    """Every tool with valid and invalid arguments; `tag` keeps runs apart in one database."""
+    scope = f"scope-{tag}"
+    # remember
+    first, text = await call(
+        client,
+        "remember",
+        {"title": f"{tag} cache TTL", "body": f"The {tag} cache TTL is 30 seconds", "scope": scope,
+         "labels": ["Cache"], "source": "docs", "confidence": 0.9, "observed_at": "2026-01-01T00:00:00Z"},
+    )
+    check("conflicts" not in first, f"a first fact conflicts with nothing: {first}")
+    check(first["node"]["labels"] == ["cache"], f"labels are normalised: {first}")
+    other, _ = await call(
+        client, "remember", {"title": f"{tag} deploys", "body": f"The {tag} team deploys on Fridays", "scope": scope}
+    )
+    second, text = await call(
+        client, "remember", {"title": f"{tag} cache TTL", "body": f"The {tag} cache TTL is 60 seconds", "scope": scope}
+    )
+    conflicts = second.get("conflicts") or []
+    check(len(conflicts) == 1, f"the contradiction is reported: {second}")
+    c = conflicts[0]
+    check(c["conflict_type"] in CONFLICT_TYPES and c["conflict_id"], f"typed and queued: {c}")
+    check(c["old"]["body"] == f"The {tag} cache TTL is 30 seconds", f"both texts: {c}")
+    check(c["new"]["body"] == f"The {tag} cache TTL is 60 seconds", f"both texts: {c}")
+    check(c["recommendation"]["resolution"] in RESOLUTIONS, f"a recommendation: {c}")
+    check("CONTRADICTS" in text and "30 seconds" in text and "60 seconds" in text, f"in words: {text}")
+    conflict_id = c["conflict_id"]
+    e = await invalid_params(client, "remember", {"body": "no title"})
+    check(e.error.data["errors"][0]["pointer"] == "/title", f"names the missing field: {e.error}")
+    e = await invalid_params(client, "remember", {"title": "x" * 501, "body": "too long a title"})
+    check("/title" in e.message, f"names the field: {e.message}")
+    await invalid_params(client, "remember", {"title": "t", "body": "b", "confidence": 2})
+    await invalid_params(client, "remember", {"title": "t", "body": "b", "colour": "red"})
+
+    # recall: agreement, then disagreement
+    agree, text = await call(client, "recall", {"query": f"{tag} deploys"})
+    check([s["id"] for s in agree["sources"]] == [other["node"]["id"]], f"recall finds the fact: {agree}")
+    check("conflicts" not in agree, f"no conflicts key when memories agree: {agree}")
+    disagree, text = await call(client, "recall", {"query": f"{tag} cache", "labels": ["cache"], "limit": 5})
+    ids = {s["id"] for s in disagree["sources"]}
+    check({first["node"]["id"], second["node"]["id"]} <= ids, f"both sides are sources: {disagree}")
+    rc = disagree.get("conflicts") or []
+    check(len(rc) == 1 and rc[0]["conflict_id"] == conflict_id, f"the pending conflict: {disagree}")
+    check(rc[0]["conflict_type"] in CONFLICT_TYPES and rc[0]["recommended_resolution"] in RESOLUTIONS, f"{rc}")
+    check(set(rc[0]["sources"]) == {first["node"]["id"], second["node"]["id"]}, f"{rc}")
+    check("DISAGREE" in text, f"in words: {text}")
+    await invalid_params(client, "recall", {"query": "x", "limit": 0})
+    await invalid_params(client, "recall", {"query": "x", "limit": 51})
+    await invalid_params(client, "recall", {"limit": 3})
+
+    # check_contradictions: text, stored node, and bad arguments
+    checked, text = await call(
+        client,
+        "check_contradictions",
+        {"text": f"The {tag} cache TTL is 90 seconds", "title": f"{tag} cache TTL", "scope": scope},
+    )
+    check(len(checked.get("conflicts") or []) >= 1, f"text contradicts the stored facts: {checked}")
+    check("conflict_id" not in checked["conflicts"][0], f"a check queues nothing: {checked}")
+    fine, _ = await call(client, "check_contradictions", {"node_id": other["node"]["id"]})
+    check("conflicts" not in fine, f"an unrelated node contradicts nothing: {fine}")
+    missing = await tool_error(client, "check_contradictions", {"node_id": str(uuid.uuid4())})
+    check("Not found" in missing, missing)
+    await invalid_params(client, "check_contradictions", {})
+    await invalid_params(client, "check_contradictions", {"node_id": first["node"]["id"], "text": "both"})
+    await invalid_params(client, "check_contradictions", {"node_id": "not-a-uuid"})
+    await invalid_params(client, "check_contradictions", {"text": "x", "sensitivity": "extreme"})
+
+    # list_conflicts
+    listed, text = await call(client, "list_conflicts", {"conflict_type": c["conflict_type"], "limit": 200})
+    mine = [i for i in listed["items"] if i["id"] == conflict_id]
+    check(len(mine) == 1, f"the queued conflict is listed: {listed}")
+    check(mine[0]["old_node"]["body"] == f"The {tag} cache TTL is 30 seconds", f"full bodies: {mine}")
+    check(listed["pending_total"] >= 1 and conflict_id in text, f"{listed['pending_total']}: {text[:200]}")
+    await invalid_params(client, "list_conflicts", {"conflict_type": "disagreement"})
+    await invalid_params(client, "list_conflicts", {"limit": 0})
+    await invalid_params(client, "list_conflicts", {"cursor": "garbage"})
+
+    # conflict_report
+    report, text = await call(client, "conflict_report", {"topic": f"{tag} cache ttl", "sensitivity": "strict"})
+    check(report["sources_analyzed"] >= 2 and report["summary"], f"a report: {report}")
+    check(any(x["conflict_type"] in CONFLICT_TYPES for x in report.get("conflicts", [])), f"{report}")
+    await invalid_params(client, "conflict_report", {"topic": " "})
+    await invalid_params(client, "conflict_report", {"topic": "x", "sensitivity": "max"})
+    await invalid_params(client, "conflict_report", {"topic": "x", "limit": 1})
+
+    # resolve_conflict: once, replayed, refused, unknown, invalid
+    await invalid_params(client, "resolve_conflict", {"conflict_id": conflict_id, "resolution": "bogus"})
+    await invalid_params(
+        client, "resolve_conflict", {"conflict_id": conflict_id, "resolution": "keep_both", "merged_content": "x"}
+    )
+    done, text = await call(
+        client, "resolve_conflict", {"conflict_id": conflict_id, "resolution": "new_is_current", "note": tag}
+    )
+    check(done["replayed"] is False and done["ok"] is True and done["actions"], f"executed: {done}")
+    again, _ = await call(client, "resolve_conflict", {"conflict_id": conflict_id, "resolution": "new_is_current"})
+    check(again["replayed"] is True and again["actions"] == done["actions"], f"a retry replays: {again}")
+    refused = await tool_error(client, "resolve_conflict", {"conflict_id": conflict_id, "resolution": "keep_both"})
+    check("already resolved" in refused.lower(), refused)
+    unknown = await tool_error(client, "resolve_conflict", {"conflict_id": str(uuid.uuid4()), "resolution": "merge"})
+    check("Not found" in unknown, unknown)
+    return conflict_id
+
+
+async def resolved_by_names_the_client(server: Server, conflict_id: str) -> None:
+    async with httpx2.AsyncClient(headers=AUTH) as http:
+        got = (await http.get(f"{server.base}/conflicts/{conflict_id}")).json()
+    check(got["resolved_by"] == "mcp:concord-tests", f"resolved_by: {got['resolved_by']}")
+    check(got["status"] == "resolved", f"{got}")
+
+
+async def resource_and_prompt(client: Client) -> None:
+    resources = await client.list_resources()
+    uris = [str(r.uri) for r in resources.resources]
+    check("concord://conflicts/pending" in uris, f"resources: {uris}")
+    read = await client.read_resource("concord://conflicts/pending")
+    body = json.loads(read.contents[0].text)
+    check("pending_total" in body and isinstance(body["items"], list), f"pending resource: {body}")
+    try:
+        await client.read_resource("concord://nothing")
+        raise AssertionError("an unknown resource should fail")
+    except MCPError:
+        pass
+    prompts = await client.list_prompts()
+    check("review_conflicts" in [p.name for p in prompts.prompts], f"prompts: {prompts}")
+    prompt = await client.get_prompt("review_conflicts", {})
+    text = prompt.messages[0].content.text
+    check("resolve_conflict" in text and "escalate-to-user" in text, f"prompt: {text[:300]}")
+
+
+async def over_http(server: Server, mode: str, want_version: str, tag: str) -> None:
+    async with http_client(server, mode) as client:
+        check(client.protocol_version == want_version, f"negotiated {client.protocol_version}, want {want_version}")
+        check(client.server_info is None or client.server_info.name == "concord", f"{client.server_info}")
+        await tools_are_listed(client)
+        conflict_id = await every_tool(client, tag)
+        await resource_and_prompt(client)
+    await resolved_by_names_the_client(server, conflict_id)
+
+
+async def over_stdio(binary: str, database_url: str) -> None:
+    async with stdio_client(binary, database_url) as client:
+        check(client.protocol_version == "2026-07-28", f"stdio negotiated {client.protocol_version}")
+        await tools_are_listed(client)
+        await every_tool(client, "stdio")
+        await resource_and_prompt(client)
+
+
+async def legacy_sessions(server: Server) -> None:
+    """2025-11-25 clients initialize and get an Mcp-Session-Id; 2026-07-28 requests get none."""
+    init = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "raw", "version": "1"}},
+    }
+    headers = dict(AUTH, Accept="application/json, text/event-stream")
+    async with httpx2.AsyncClient(headers=headers) as http:
+        r = await http.post(server.url, json=init)
+        check(r.status_code == 200, f"initialize: {r.status_code} {r.text}")
+        check(bool(r.headers.get("mcp-session-id")), f"a session id: {dict(r.headers)}")
+        check('"2025-11-25"' in r.text, f"negotiates 2025-11-25: {r.text}")
+
+
+async def http_guards(server: Server) -> None:
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}).encode()
+    accept = {
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+        "MCP-Protocol-Version": "2025-11-25",
+    }
+
+    async def post(content: bytes, headers: dict) -> httpx2.Response:
+        # A refused request's body may go unread, and then the server closes the connection:
+        # each request gets its own so the next one does not land on a closed socket.
+        async with httpx2.AsyncClient() as http:
+            return await http.post(server.url, content=content, headers=headers)
+
+    r = await post(body, accept)
+    check(r.status_code == 401, f"no key: {r.status_code}")
+    check(r.headers["content-type"] == "application/problem+json", f"{r.headers}")
+    r = await post(body, dict(accept, Authorization="Bearer wrong"))
+    check(r.status_code == 401, f"wrong key: {r.status_code}")
+    r = await post(body, dict(accept, Origin="http://evil.example", **AUTH))
+    check(r.status_code == 403, f"foreign origin: {r.status_code} {r.text}")
+    check(r.json()["type"] == "/problems/foreign-origin", r.text)
+    r = await post(body, dict(accept, Origin=server.base, **AUTH))
+    check(r.status_code != 403, f"same origin is accepted: {r.status_code} {r.text}")
+    big = b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"' + b"x" * (2 * 1024 * 1024) + b'"}}'
+    r = await post(big, dict(accept, **AUTH))
+    check(r.status_code == 413, f"2 MiB+ body: {r.status_code}")
+    check(r.json()["type"] == "/problems/payload-too-large", r.text)
+
+
+async def resolve_concurrently(server: Server) -> None:
+    """The same conflict resolved through MCP and REST at once executes exactly once."""
+    async with httpx2.AsyncClient(headers=AUTH) as http:
+        for body in ("The race queue limit is 100 items", "The race queue limit is 500 items"):
+            r = await http.post(f"{server.base}/nodes", json={"title": "race queue limit", "body": body, "scope": "race"})
+            check(r.status_code == 201, r.text)
+        conflict_id = r.json()["conflicts"][0]["conflict_id"]
+
+        async def via_rest():
+            r = await http.post(f"{server.base}/conflicts/{conflict_id}/resolve", json={"resolution": "new_is_current"})
+            if r.status_code == 200:
+                return r.json()["replayed"]
+            check(r.status_code == 409, f"REST: {r.status_code} {r.text}")
+            return "refused"
+
+        async def via_mcp(mode):
+            async with http_client(server, mode) as client:
+                r = await client.call_tool(
+                    "resolve_conflict", {"conflict_id": conflict_id, "resolution": "new_is_current"}
+                )
+                return "refused" if r.is_error else r.structured_content["replayed"]
+
+        outcomes = await asyncio.gather(
+            *[via_rest() for _ in range(4)], *[via_mcp(m) for m in ("auto", "legacy", "auto", "legacy")]
+        )
+        check(outcomes.count(False) == 1, f"exactly one execution: {outcomes}")
+        check(all(o in (True, False, "refused") for o in outcomes), f"{outcomes}")
+        edges = (await http.get(f"{server.base}/nodes/{r.json()['conflicts'][0]['old_node_id']}/edges?kind=supersedes")).json()
+        check(len(edges["items"]) == 1, f"one supersedes edge: {edges}")
+
+
+async def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--database-url", required=True)
+    args = ap.parse_args()
+    server = Server(args.bin, args.database_url)
+    cases = [
+        ("Streamable HTTP, 2026-07-28 (server/discover, stateless)",
+         lambda: over_http(server, "auto", "2026-07-28", "modern")),
+        ("Streamable HTTP, 2025-11-25 (initialize handshake)",
+         lambda: over_http(server, "legacy", "2025-11-25", "legacy")),
+        ("2025-11-25 sessions", lambda: legacy_sessions(server)),
+        ("stdio (concord mcp)", lambda: over_stdio(args.bin, args.database_url)),
+        ("401 / 403 / 413 on /mcp", lambda: http_guards(server)),
+        ("MCP and REST resolve one conflict concurrently", lambda: resolve_concurrently(server)),
+    ]
+    failed = 0
+    try:
+        for name, case in cases:
+            try:
+                await case()
+                print(f"ok    {name}")
+            except Exception:
+                failed += 1
+                print(f"FAIL  {name}")
+                traceback.print_exc()
+    finally:
+        server.stop()
+    if failed:
+        print(f"--- concord log ---\n{server.output()}", file=sys.stderr)
+        print(f"{failed} of {len(cases)} MCP cases failed")
+        return 1
+    print(f"all {len(cases)} MCP cases passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
