@@ -37,10 +37,9 @@ async fn run(
     req: Request,
     next: Next,
 ) -> Result<Response, Response> {
-    let key = key
-        .to_str()
+    let key = std::str::from_utf8(key.as_bytes())
         .ok()
-        .filter(|k| !k.is_empty() && k.len() <= 255)
+        .filter(|k| is_valid_key(k))
         .ok_or_else(|| {
             ApiError::validation(
                 "/headers/Idempotency-Key",
@@ -78,6 +77,12 @@ async fn run(
             Ok(remember(&state, &scope, &key, res).await)
         }
     }
+}
+
+/// 1..255 visible ASCII characters (`!` to `~`, RFC 5234 VCHAR). `HeaderValue::to_str` also
+/// lets tabs and spaces through, which would make keys that look alike in logs differ.
+fn is_valid_key(key: &str) -> bool {
+    (1..=255).contains(&key.len()) && key.bytes().all(|b| b.is_ascii_graphic())
 }
 
 pub fn fingerprint(method: &Method, path: &str, body: &[u8]) -> String {
@@ -140,4 +145,17 @@ fn replay(stored: StoredResponse) -> Response {
     }
     headers.insert(REPLAYED, HeaderValue::from_static("true"));
     res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_is_visible_ascii_only() {
+        assert!(is_valid_key("order-42_a.B~!"));
+        for bad in ["", "a\tb", "a b", "\tab", "caf\u{e9}", &"k".repeat(256)] {
+            assert!(!is_valid_key(bad), "{bad:?}");
+        }
+    }
 }

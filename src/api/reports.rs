@@ -10,7 +10,7 @@ use utoipa_axum::routes;
 use super::extract::{AppJson, AppQuery, page_args};
 use crate::api::error::{ApiError, Problem};
 use crate::domain::contradiction::Sensitivity;
-use crate::domain::validate::Errors;
+use crate::domain::validate::{Errors, check_text};
 use crate::service::report::{self, Report, TopicCheck};
 use crate::state::AppState;
 
@@ -26,7 +26,8 @@ pub struct TopicCheckRequest {
     /// Words to search for (full-text, every word must match), 1..500 characters.
     #[schema(min_length = 1, max_length = 500, pattern = r"\S")]
     pub topic: String,
-    /// Only nodes with at least one of these labels.
+    /// Only nodes with at least one of these labels (up to 32, each 1..64 characters).
+    #[schema(max_items = 32)]
     pub labels: Option<Vec<String>>,
     /// Nodes to analyse, 2..50 (default 20).
     #[schema(minimum = 2, maximum = 50)]
@@ -45,6 +46,7 @@ impl TopicCheckRequest {
         if topic.is_empty() || topic.chars().count() > 500 {
             e.add("/topic", "must be 1..500 characters");
         }
+        check_text(&mut e, "/topic", &topic);
         let limit = self.limit.unwrap_or(20);
         if !(2..=50).contains(&limit) {
             e.add("/limit", "must be between 2 and 50");
@@ -89,11 +91,13 @@ pub async fn check_topic(
 
 /// `GET /reports` parameters.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListReportsQuery {
     /// 1..200, default 50.
     #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
-    /// Opaque cursor from `next_cursor`.
+    /// Opaque cursor from `next_cursor` (base64url); never empty.
+    #[param(min_length = 1, pattern = "^[A-Za-z0-9_-]+$")]
     pub cursor: Option<String>,
 }
 

@@ -11,6 +11,7 @@ mod errors;
 mod events;
 mod hostile;
 mod idempotency;
+mod input_rules;
 mod limits;
 mod nodes;
 mod reports;
