@@ -15,6 +15,7 @@ crate::on_both_databases!(
     nul_in_a_query_parameter_is_422_naming_it,
     nul_in_a_resolution_is_422_never_a_retryable_failure,
     an_idempotency_key_with_a_tab_or_space_is_422,
+    words_over_2047_bytes_are_searchable_and_the_store_stays_consistent,
 );
 
 /// Every node (in any state) and every conflict, to prove a refused request wrote nothing.
@@ -313,4 +314,30 @@ async fn an_idempotency_key_with_a_tab_or_space_is_422(app: TestApp) {
         assert_422_at(&r, "/headers/Idempotency-Key", &format!("{key:?}"));
     }
     assert!(everything(&app).await.is_empty(), "nothing was written");
+}
+
+async fn words_over_2047_bytes_are_searchable_and_the_store_stays_consistent(app: TestApp) {
+    // Arrange: PostgreSQL's full-text index drops words over 2 047 bytes.
+    let ascii = "w".repeat(3_000);
+    let accented = "é".repeat(1_500);
+    let node = app
+        .node("Long words", &format!("{ascii} and {accented}"))
+        .await;
+
+    // Act
+    let violations = app.store.check().await.unwrap();
+
+    // Assert: no fts_out_of_step, and each long word finds its node.
+    assert_eq!(violations, vec![]);
+    for word in [&ascii, &accented] {
+        let r = app.get(&format!("/nodes?q={}", urlencode(word))).await;
+        r.assert_status(StatusCode::OK);
+        let items = r.json()["items"].as_array().unwrap().clone();
+        assert_eq!(items.len(), 1, "{}...", &word[..10]);
+        assert_eq!(items[0]["id"], node["id"]);
+    }
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes().map(|b| format!("%{b:02X}")).collect()
 }

@@ -5,6 +5,7 @@ mod support;
 
 mod auth;
 mod conflicts;
+mod degraded;
 mod detection;
 mod edges;
 mod errors;
