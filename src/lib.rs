@@ -7,6 +7,7 @@
 pub mod api;
 pub mod config;
 pub mod domain;
+pub mod server;
 pub mod service;
 pub mod state;
 pub mod store;
