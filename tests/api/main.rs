@@ -15,6 +15,7 @@ mod idempotency;
 mod input_rules;
 mod limits;
 mod nodes;
+mod properties;
 mod reports;
 mod resolve;
 mod sources;
