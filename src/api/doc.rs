@@ -32,6 +32,7 @@ pub fn refine(doc: &utoipa::openapi::OpenApi) -> Value {
         for op in paths.values_mut().filter_map(Value::as_object_mut) {
             for op in op.values_mut() {
                 query_text_rules(op);
+                describe_responses(op);
             }
         }
     }
@@ -41,7 +42,7 @@ pub fn refine(doc: &utoipa::openapi::OpenApi) -> Value {
 
 /// The NUL rule on free-text query parameters (`limits::utf8_query` enforces it).
 fn query_text_rules(op: &mut Value) {
-    let Some(params) = op["parameters"].as_array_mut() else {
+    let Some(params) = op.get_mut("parameters").and_then(Value::as_array_mut) else {
         return;
     };
     for p in params.iter_mut().filter(|p| p["in"] == "query") {
@@ -64,7 +65,7 @@ fn is_free_text(prop: &Value) -> bool {
 
 /// The NUL rule on every free-text property, and labels' item rules.
 fn text_rules(schema: &mut Value) {
-    let Some(props) = schema["properties"].as_object_mut() else {
+    let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
         return;
     };
     for (name, prop) in props.iter_mut() {
@@ -84,6 +85,28 @@ fn text_rules(schema: &mut Value) {
             None => NO_NUL,
         };
         prop["pattern"] = json!(pattern);
+    }
+}
+
+/// OpenAPI requires a description on every response; the derives leave it out where the
+/// handler gives none, so it is the status's reason phrase.
+fn describe_responses(op: &mut Value) {
+    let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (status, response) in responses.iter_mut() {
+        if response.get("description").is_none() {
+            let reason = status
+                .parse::<u16>()
+                .ok()
+                .and_then(|s| axum::http::StatusCode::from_u16(s).ok())
+                .and_then(|s| s.canonical_reason())
+                .unwrap_or(match status.chars().next() {
+                    Some('4') => "Client error (a problem document)",
+                    _ => "Server error (a problem document)",
+                });
+            response["description"] = json!(reason);
+        }
     }
 }
 
