@@ -1,6 +1,8 @@
 //! `Idempotency-Key` on every POST (contract section 1). The first response for a key (a
 //! success or a 4xx) is stored and replayed for the same request; a 5xx is not stored, since
-//! its transaction was rolled back, so a retry executes again. The fingerprint is the method,
+//! its transaction was rolled back, so a retry executes again. A keyed request runs to
+//! completion even if its client goes away, so its key never stays in flight for nothing.
+//! The fingerprint is the method,
 //! path and canonical JSON body (keys sorted), scoped per API key when auth is on.
 
 use axum::body::{Body, to_bytes};
@@ -71,10 +73,28 @@ async fn run(
         IdempotencyBegin::InFlight => Err(ApiError::IdempotencyInFlight.into_response()),
         IdempotencyBegin::Replay(stored) => Ok(replay(stored)),
         IdempotencyBegin::Started => {
-            let res = next
-                .run(Request::from_parts(parts, Body::from(bytes)))
-                .await;
-            Ok(remember(&state, &scope, &key, res).await)
+            // The request runs to completion in its own task, and its response is stored even
+            // when this future is dropped (the client disconnected, or the request deadline
+            // answered 503 first): otherwise the key would stay in flight (409) with its
+            // effect committed or not, and a retry could not tell which.
+            let req = Request::from_parts(parts, Body::from(bytes));
+            let held = (state.clone(), scope.clone(), key.clone());
+            let task = tokio::spawn(crate::telemetry::in_request_context(async move {
+                let res = next.run(req).await;
+                remember(&state, &scope, &key, res).await
+            }));
+            match task.await {
+                Ok(res) => Ok(res),
+                Err(e) => {
+                    // A panic rolled the request back: release the key so a retry executes.
+                    let (state, scope, key) = held;
+                    let _ = state.store.idempotency_abandon(&scope, &key).await;
+                    Err(
+                        ApiError::Internal(anyhow::anyhow!("keyed request failed: {e}"))
+                            .into_response(),
+                    )
+                }
+            }
         }
     }
 }
