@@ -29,7 +29,9 @@ pub enum StoreError {
     #[error("the database is unreachable")]
     Unavailable(#[source] sqlx::Error),
     /// Another writer held a lock for longer than the database waits (SQLite's busy timeout,
-    /// PostgreSQL's `lock_timeout`): nothing was written, and a retry later can succeed.
+    /// PostgreSQL's `lock_timeout`), or PostgreSQL aborted the transaction to break a deadlock
+    /// or a serialization conflict (after the backend's own bounded retries): nothing was
+    /// written, and a retry later can succeed.
     #[error("the database is busy")]
     Busy(#[source] sqlx::Error),
     #[error("database error")]
@@ -88,14 +90,15 @@ fn is_connection_loss(code: Option<&str>) -> bool {
 }
 
 /// SQLite's SQLITE_BUSY (5) and SQLITE_LOCKED (6), with any extended code (the low byte is the
-/// primary code), and PostgreSQL's 55P03 (lock_not_available): a lock wait gave up.
+/// primary code), and PostgreSQL's 55P03 (lock_not_available), 40P01 (deadlock_detected) and
+/// 40001 (serialization_failure): a lock wait gave up or lost.
 fn is_lock_wait(d: &dyn sqlx::error::DatabaseError) -> bool {
     let code = d.code();
     if d.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
         code.and_then(|c| c.parse::<i32>().ok())
             .is_some_and(|n| matches!(n & 0xff, 5 | 6))
     } else {
-        code.as_deref() == Some("55P03")
+        matches!(code.as_deref(), Some("55P03" | "40P01" | "40001"))
     }
 }
 

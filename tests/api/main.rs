@@ -16,6 +16,7 @@ mod input_rules;
 mod limits;
 mod nodes;
 mod properties;
+mod races;
 mod reports;
 mod resolve;
 mod sources;

@@ -60,7 +60,8 @@ impl PgStore {
 /// conflict (40001): the whole unit of work rolled back and can simply run again.
 fn is_retryable(e: &StoreError) -> bool {
     match e {
-        StoreError::Backend(sqlx::Error::Database(d)) => {
+        StoreError::Busy(sqlx::Error::Database(d))
+        | StoreError::Backend(sqlx::Error::Database(d)) => {
             matches!(d.code().as_deref(), Some("40P01" | "40001"))
         }
         StoreError::ResolutionFailed { cause, .. } => is_retryable(cause),
@@ -114,7 +115,7 @@ impl Store for PgStore {
     }
 
     async fn update_node(&self, id: Uuid, patch: NodePatch) -> StoreResult<Node> {
-        nodes::update(self, id, patch).await
+        retry_deadlocks(|| nodes::update(self, id, patch.clone())).await
     }
 
     async fn delete_node(&self, id: Uuid) -> StoreResult<()> {
@@ -136,10 +137,13 @@ impl Store for PgStore {
     }
 
     async fn create_edge(&self, edge: Edge) -> StoreResult<Edge> {
-        let mut tx = self.begin().await?;
-        edges::insert(&mut tx, &edge).await?;
-        tx.commit().await?;
-        Ok(edge)
+        retry_deadlocks(|| async {
+            let mut tx = self.begin().await?;
+            edges::insert(&mut tx, &edge).await?;
+            tx.commit().await?;
+            Ok(edge.clone())
+        })
+        .await
     }
 
     async fn list_edges(&self, node_id: Uuid, query: EdgeQuery) -> StoreResult<Page<Edge>> {
