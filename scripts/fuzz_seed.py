@@ -144,7 +144,8 @@ def seed(base, out, spec_in, spec_out, seed_value):
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
     with_examples(spec_in, spec_out, nodes, others, conflicts)
-    print(f"seeded {2 * NODES + DELETABLE + 2 * CONFLICTS} nodes and {CONFLICTS} conflicts")
+    seeded = 2 * NODES + DELETABLE + CONFLICTS + CONFLICTS // 2 + 2
+    print(f"seeded {seeded} nodes and {CONFLICTS + 1} pending conflicts")
 
 
 def summary(base):
