@@ -1,76 +1,122 @@
 #!/usr/bin/env bash
-# Fuzzes the HTTP API from its own OpenAPI document with schemathesis: builds concord, starts it
-# on a scratch SQLite database on a free loopback port, and checks every generated request for
-# server errors, undocumented status codes, content types and response bodies that do not match
-# their schema. Exits non-zero on any failure. See docs/reliability.md.
+# Fuzzes the HTTP API from its own OpenAPI document with schemathesis, on SQLite and on
+# PostgreSQL: builds concord, starts it on a scratch database on a free loopback port, seeds
+# nodes and conflicts (scripts/fuzz_seed.py, which also writes the schemathesis configuration
+# pointing path and body ids at them), and runs every phase (examples, coverage, fuzzing, and
+# stateful sequences that follow the document's links from a created node to a queued conflict
+# to its resolution). Every request is checked for server errors, undocumented status codes,
+# content types and response bodies that do not match their schema; a "missing test data" or
+# "schema validation mismatch" warning, a panic or any 5xx seen by the server fails the run.
+# See docs/reliability.md.
 #
-#   scripts/fuzz-api.sh                       # the short run CI does (20 examples per operation)
-#   scripts/fuzz-api.sh --max-examples 500    # a long run (about 10-20 minutes)
-#   scripts/fuzz-api.sh --seed 42             # reproduce a run
+#   scripts/fuzz-api.sh                          # the short run CI does, both databases
+#   scripts/fuzz-api.sh --db sqlite              # one database
+#   scripts/fuzz-api.sh --max-examples 500       # a long run
+#   scripts/fuzz-api.sh --seed 42                # reproduce a run
 #
 # Other arguments go to `schemathesis run` unchanged. Environment:
-#   FUZZ_DATABASE_URL  database to fuzz (default: a scratch SQLite file, removed afterwards)
-#   FUZZ_PROFILE       cargo profile to build and run (default: dev; `release` is faster to fuzz)
-#   SCHEMATHESIS_VERSION  pinned version installed into .venv (default below)
+#   FUZZ_PROFILE          cargo profile to build and run (default: dev; `release` is faster)
+#   PG_URL                PostgreSQL server (default postgres://postgres@127.0.0.1:5432); a
+#                         scratch database is created on it and dropped afterwards
+#   SCHEMATHESIS_VERSION  pinned version installed into target/fuzz-venv (default below)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 max_examples=20
+dbs="sqlite postgres"
+seed=1
 args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --max-examples) max_examples=$2; shift 2 ;;
     --max-examples=*) max_examples=${1#*=}; shift ;;
+    --db) dbs=$2; shift 2 ;;
+    --db=*) dbs=${1#*=}; shift ;;
+    --seed) seed=$2; args+=("$1" "$2"); shift 2 ;;
     *) args+=("$1"); shift ;;
   esac
 done
+[ "$dbs" = both ] && dbs="sqlite postgres"
 
 version=${SCHEMATHESIS_VERSION:-4.32.5}
-if ! .venv/bin/schemathesis --version 2>/dev/null | grep -q "$version"; then
-  echo "== installing schemathesis $version into .venv"
-  python3 -m venv .venv
-  .venv/bin/pip install --quiet --disable-pip-version-check "schemathesis==$version"
+venv=target/fuzz-venv
+if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$version"; then
+  echo "== installing schemathesis $version into $venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$version"
 fi
 
 profile=${FUZZ_PROFILE:-dev}
 echo "== building concord ($profile)"
 cargo build --quiet --profile "$profile" --bin concord
-bin=target/$([ "$profile" = dev ] && echo debug || echo "$profile")/concord
+bin=${CARGO_TARGET_DIR:-target}/$([ "$profile" = dev ] && echo debug || echo "$profile")/concord
 
+pg_url=${PG_URL:-postgres://postgres@127.0.0.1:5432}
 work=$(mktemp -d)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-db=${FUZZ_DATABASE_URL:-sqlite://$work/fuzz.db}
 pid=
+pg_db=
 cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+  [ -n "$pg_db" ] && psql -q "$pg_url/postgres" -c "drop database if exists $pg_db with (force)" >/dev/null 2>&1
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-CONCORD_LOG=warn "$bin" serve --database-url "$db" --bind "127.0.0.1:$port" >"$work/server.log" 2>&1 &
-pid=$!
-for _ in $(seq 1 100); do
-  curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
-  kill -0 "$pid" 2>/dev/null || { cat "$work/server.log"; exit 1; }
-  sleep 0.1
+fuzz() {
+  local db=$1 url port status=0
+  case "$db" in
+    sqlite) url="sqlite://$work/fuzz.db" ;;
+    postgres)
+      pg_db="concord_fuzz_$(date +%s)_$$"
+      psql -q "$pg_url/postgres" -c "create database $pg_db"
+      url="$pg_url/$pg_db" ;;
+    *) echo "unknown database $db (sqlite or postgres)" >&2; return 1 ;;
+  esac
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  CONCORD_LOG=warn "$bin" serve --database-url "$url" --bind "127.0.0.1:$port" >"$work/server-$db.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 100); do
+    curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+    kill -0 "$pid" 2>/dev/null || { cat "$work/server-$db.log"; return 1; }
+    sleep 0.1
+  done
+  python3 scripts/fuzz_seed.py "http://127.0.0.1:$port" "$work/schemathesis-$db.toml" \
+    openapi/openapi.json "$work/openapi-$db.json" "$seed"
+
+  echo "== schemathesis on $db: $max_examples examples per operation against 127.0.0.1:$port"
+  # The long poll and the event stream hold their connection open by design: not fuzzed.
+  "$venv/bin/schemathesis" --config-file "$work/schemathesis-$db.toml" run "$work/openapi-$db.json" \
+    --url "http://127.0.0.1:$port" \
+    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+    --exclude-path-regex '^/(events|conflicts/wake)$' \
+    --max-examples "$max_examples" \
+    --request-timeout 20 \
+    --workers 1 \
+    --no-color \
+    "${args[@]}" || status=$?
+
+  python3 scripts/fuzz_seed.py --summary "http://127.0.0.1:$port" | tee "$work/summary-$db.txt"
+  if grep -q "5xx:" "$work/summary-$db.txt"; then
+    echo "== the server answered 5xx on $db" >&2
+    status=1
+  fi
+  if grep -q "panicked" "$work/server-$db.log"; then
+    echo "== the server panicked on $db:" >&2
+    grep -A3 "panicked" "$work/server-$db.log" >&2
+    status=1
+  fi
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  pid=
+  if [ -n "$pg_db" ]; then
+    psql -q "$pg_url/postgres" -c "drop database if exists $pg_db with (force)" >/dev/null
+    pg_db=
+  fi
+  return "$status"
+}
+
+overall=0
+for db in $dbs; do
+  fuzz "$db" || overall=1
 done
-
-echo "== schemathesis: $max_examples examples per operation against 127.0.0.1:$port"
-status=0
-# The long poll and the event stream hold their connection open by design: not fuzzed.
-.venv/bin/schemathesis run openapi/openapi.json \
-  --url "http://127.0.0.1:$port" \
-  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
-  --exclude-path-regex '^/(events|conflicts/wake)$' \
-  --max-examples "$max_examples" \
-  --request-timeout 20 \
-  --workers 1 \
-  --no-color \
-  "${args[@]}" || status=$?
-
-if grep -q "panicked" "$work/server.log"; then
-  echo "== the server panicked:" >&2
-  grep -A3 "panicked" "$work/server.log" >&2
-  status=1
-fi
-exit "$status"
+exit "$overall"

@@ -83,6 +83,17 @@ pub struct Settings {
     #[arg(long, env = "CONCORD_MAX_IN_FLIGHT", default_value_t = 512,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_in_flight: u32,
+    /// Milliseconds a connection may take to send a complete request head, counted from when
+    /// the server starts waiting for one (idle keep-alive connections included); then it is
+    /// closed.
+    #[arg(long, env = "CONCORD_HEADER_READ_TIMEOUT_MS", default_value_t = 30_000,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub header_read_timeout_ms: u64,
+    /// Open connections at most; one more evicts the oldest idle connection (or is closed when
+    /// none is idle). Default: what the file-descriptor limit allows, less a reserve.
+    #[arg(long, env = "CONCORD_MAX_CONNECTIONS",
+          value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub max_connections: Option<u32>,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -199,6 +210,16 @@ impl Settings {
             llm: LlmArgs::default(),
             request_timeout_ms: 30_000,
             max_in_flight: 512,
+            header_read_timeout_ms: 30_000,
+            max_connections: None,
+        }
+    }
+
+    /// The server loop's guards against idle and slow connections.
+    pub fn server_limits(&self) -> crate::server::ServerLimits {
+        crate::server::ServerLimits {
+            header_read_timeout: std::time::Duration::from_millis(self.header_read_timeout_ms),
+            max_connections: self.max_connections.map(|n| n as usize),
         }
     }
 

@@ -9,6 +9,7 @@ pub mod api;
 pub mod config;
 pub mod domain;
 pub mod mcp;
+pub mod server;
 pub mod service;
 pub mod state;
 pub mod store;

@@ -39,14 +39,14 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
     // Conflicts committed by other instances sharing the database wake our waiters too.
     state.store.listen(state.notifier.clone()).await?;
     let notifier = state.notifier.clone();
+    let limits = state.settings.server_limits();
     let app = concord::app(state);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown_signal().await;
-            // Long polls and event streams end now, so in-flight work can drain.
-            notifier.shut_down();
-        })
-        .await?;
+    concord::server::serve(listener, app, limits, async move {
+        shutdown_signal().await;
+        // Long polls and event streams end now, so in-flight work can drain.
+        notifier.shut_down();
+    })
+    .await?;
     tracing::info!("concord stopped");
     Ok(())
 }

@@ -36,6 +36,18 @@ pub fn init_stderr() {
 }
 
 /// The id of the request being served, or `-` outside a request.
+/// Runs `fut` (typically in a spawned task) with the current request's id and span, so that
+/// work that outlives its request still logs and answers under that request's id.
+pub fn in_request_context<F: std::future::Future>(
+    fut: F,
+) -> impl std::future::Future<Output = F::Output> {
+    use tracing::Instrument;
+    REQUEST_ID.scope(
+        current_request_id(),
+        fut.instrument(tracing::Span::current()),
+    )
+}
+
 pub fn current_request_id() -> String {
     REQUEST_ID
         .try_with(Clone::clone)

@@ -27,14 +27,20 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// `GET /conflicts` parameters.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListConflictsQuery {
     /// `pending` (default), `resolved` or `all`.
+    #[param(pattern = "^(pending|resolved|all)$")]
     pub status: Option<String>,
     /// Only conflicts of this type.
+    #[param(
+        pattern = "^(direct-contradiction|numeric-mismatch|temporal-mismatch|scope-mismatch)$"
+    )]
     pub conflict_type: Option<String>,
     /// Only conflicts where either node has this label.
     pub label: Option<String>,
     /// `oldest` (default) or `newest` first.
+    #[param(pattern = "^(oldest|newest)$")]
     pub order: Option<String>,
     /// Truncate node bodies and `new_content` to this many characters (default: full).
     #[param(minimum = 1)]
@@ -42,7 +48,8 @@ pub struct ListConflictsQuery {
     /// 1..200, default 50.
     #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
-    /// Opaque cursor from `next_cursor`.
+    /// Opaque cursor from `next_cursor` (base64url); never empty.
+    #[param(min_length = 1, pattern = "^[A-Za-z0-9_-]+$")]
     pub cursor: Option<String>,
 }
 
@@ -103,13 +110,19 @@ pub async fn list_conflicts(
 pub struct CreateConflictRequest {
     /// The existing node the new knowledge contradicts.
     pub old_node_id: Uuid,
-    /// The new side as a stored node (give this or `new_content`).
+    /// The new side as a stored node (give this or `new_content`, not both); must differ from
+    /// `old_node_id`.
     pub new_node_id: Option<Uuid>,
-    /// The new side as text only (give this or `new_node_id`).
+    /// The new side as text only (give this or `new_node_id`, not both), up to 1 MiB.
+    #[schema(min_length = 1, pattern = r"\S")]
     pub new_content: Option<String>,
     /// Default `direct-contradiction`.
+    #[schema(
+        pattern = "^(direct-contradiction|numeric-mismatch|temporal-mismatch|scope-mismatch)$"
+    )]
     pub conflict_type: Option<String>,
-    /// A note for the reviewer.
+    /// A note for the reviewer, up to 10 000 characters.
+    #[schema(max_length = 10000)]
     pub note: Option<String>,
 }
 

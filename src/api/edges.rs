@@ -27,18 +27,22 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct CreateEdgeRequest {
     /// The node the edge starts at (must exist).
     pub source_id: Uuid,
-    /// The node the edge points to (must exist, and differ from the source).
+    /// The node the edge points to (must exist, and differ from `source_id`: an edge from a
+    /// node to itself is 422).
     pub target_id: Uuid,
     /// `[a-z_]{1,40}`, e.g. `depends_on`.
     #[schema(pattern = "^[a-z_]{1,40}$")]
     pub kind: String,
     /// 0..1, default 0.5.
+    #[schema(minimum = 0.0, maximum = 1.0)]
     pub neural_weight: Option<f64>,
     /// 0..1, default 0.5.
+    #[schema(minimum = 0.0, maximum = 1.0)]
     pub strength: Option<f64>,
     /// 0..1, default 1.0.
+    #[schema(minimum = 0.0, maximum = 1.0)]
     pub confidence: Option<f64>,
-    /// RFC 3339; default now.
+    /// RFC 3339, UTC once its offset is applied between years 0000 and 9999; default now.
     #[schema(format = DateTime)]
     pub valid_from: Option<String>,
 }
@@ -74,15 +78,18 @@ pub async fn create_edge(
 
 /// Which edges of a node to list.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListEdgesQuery {
     /// `out`, `in` or `both` (default).
+    #[param(pattern = "^(out|in|both)$")]
     pub direction: Option<String>,
     /// Only edges of this kind.
     pub kind: Option<String>,
     /// 1..200, default 50.
     #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
-    /// Opaque cursor from `next_cursor`.
+    /// Opaque cursor from `next_cursor` (base64url); never empty.
+    #[param(min_length = 1, pattern = "^[A-Za-z0-9_-]+$")]
     pub cursor: Option<String>,
 }
 

@@ -58,6 +58,10 @@ pub enum ApiError {
     Timeout(u64),
     #[error("the database is unreachable; retry later")]
     Unavailable(#[source] StoreError),
+    #[error("the database did not answer within {0} ms; retry later")]
+    NotReady(u64),
+    #[error("the database is busy with another writer; retry later")]
+    Busy(#[source] StoreError),
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
 }
@@ -137,7 +141,9 @@ impl ApiError {
             ForeignOrigin(_) => StatusCode::FORBIDDEN,
             ResolutionFailed { unavailable, .. } if *unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ResolutionFailed { .. } | Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-            Overloaded | Timeout(_) | Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Overloaded | Timeout(_) | Unavailable(_) | NotReady(_) | Busy(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
         }
     }
 
@@ -160,7 +166,8 @@ impl ApiError {
             ResolutionFailed { .. } => ("resolution-failed", "Resolution failed"),
             Overloaded => ("overloaded", "Service overloaded"),
             Timeout(_) => ("timeout", "Request timed out"),
-            Unavailable(_) => ("unavailable", "Service unavailable"),
+            Unavailable(_) | NotReady(_) => ("unavailable", "Service unavailable"),
+            Busy(_) => ("busy", "Database busy"),
             Internal(_) => ("internal", "Internal server error"),
         }
     }
@@ -249,7 +256,11 @@ impl IntoResponse for ApiError {
             Self::IdempotencyInFlight => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
             }
-            Self::Overloaded | Self::Timeout(_) | Self::Unavailable(_) => {
+            Self::Overloaded
+            | Self::Timeout(_)
+            | Self::Unavailable(_)
+            | Self::NotReady(_)
+            | Self::Busy(_) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from_static("2"));
             }
             Self::Unauthorized => {
@@ -284,6 +295,7 @@ impl From<StoreError> for ApiError {
                 failed_action,
                 cause,
             },
+            e if e.is_busy() => Self::Busy(e),
             e if e.is_unavailable() => Self::Unavailable(e),
             other => Self::Internal(other.into()),
         }

@@ -38,7 +38,12 @@ pub async fn healthz() -> Json<HealthResponse> {
     })
 }
 
-/// The database is reachable (else 503).
+/// How long `/readyz` waits for the database: a probe must answer promptly even when the
+/// database does not (an unreachable PostgreSQL would otherwise hold it for the pool's 5 s
+/// acquire timeout).
+pub const READY_DEADLINE: std::time::Duration = std::time::Duration::from_millis(900);
+
+/// The database is reachable (else 503, within a second).
 #[utoipa::path(
     get, path = "/readyz", tag = "operations",
     responses(
@@ -47,7 +52,10 @@ pub async fn healthz() -> Json<HealthResponse> {
     )
 )]
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<HealthResponse>, ApiError> {
-    state.store.ping().await.map_err(ApiError::Unavailable)?;
+    tokio::time::timeout(READY_DEADLINE, state.store.ping())
+        .await
+        .map_err(|_| ApiError::NotReady(READY_DEADLINE.as_millis() as u64))?
+        .map_err(ApiError::Unavailable)?;
     Ok(Json(HealthResponse {
         status: "ok".into(),
         database: Some(state.store.backend().into()),

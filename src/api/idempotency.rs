@@ -1,6 +1,8 @@
 //! `Idempotency-Key` on every POST (contract section 1). The first response for a key (a
 //! success or a 4xx) is stored and replayed for the same request; a 5xx is not stored, since
-//! its transaction was rolled back, so a retry executes again. The fingerprint is the method,
+//! its transaction was rolled back, so a retry executes again. A keyed request runs to
+//! completion even if its client goes away, so its key never stays in flight for nothing.
+//! The fingerprint is the method,
 //! path and canonical JSON body (keys sorted), scoped per API key when auth is on.
 
 use axum::body::{Body, to_bytes};
@@ -37,10 +39,9 @@ async fn run(
     req: Request,
     next: Next,
 ) -> Result<Response, Response> {
-    let key = key
-        .to_str()
+    let key = std::str::from_utf8(key.as_bytes())
         .ok()
-        .filter(|k| !k.is_empty() && k.len() <= 255)
+        .filter(|k| is_valid_key(k))
         .ok_or_else(|| {
             ApiError::validation(
                 "/headers/Idempotency-Key",
@@ -72,12 +73,36 @@ async fn run(
         IdempotencyBegin::InFlight => Err(ApiError::IdempotencyInFlight.into_response()),
         IdempotencyBegin::Replay(stored) => Ok(replay(stored)),
         IdempotencyBegin::Started => {
-            let res = next
-                .run(Request::from_parts(parts, Body::from(bytes)))
-                .await;
-            Ok(remember(&state, &scope, &key, res).await)
+            // The request runs to completion in its own task, and its response is stored even
+            // when this future is dropped (the client disconnected, or the request deadline
+            // answered 503 first): otherwise the key would stay in flight (409) with its
+            // effect committed or not, and a retry could not tell which.
+            let req = Request::from_parts(parts, Body::from(bytes));
+            let held = (state.clone(), scope.clone(), key.clone());
+            let task = tokio::spawn(crate::telemetry::in_request_context(async move {
+                let res = next.run(req).await;
+                remember(&state, &scope, &key, res).await
+            }));
+            match task.await {
+                Ok(res) => Ok(res),
+                Err(e) => {
+                    // A panic rolled the request back: release the key so a retry executes.
+                    let (state, scope, key) = held;
+                    let _ = state.store.idempotency_abandon(&scope, &key).await;
+                    Err(
+                        ApiError::Internal(anyhow::anyhow!("keyed request failed: {e}"))
+                            .into_response(),
+                    )
+                }
+            }
         }
     }
+}
+
+/// 1..255 visible ASCII characters (`!` to `~`, RFC 5234 VCHAR). `HeaderValue::to_str` also
+/// lets tabs and spaces through, which would make keys that look alike in logs differ.
+fn is_valid_key(key: &str) -> bool {
+    (1..=255).contains(&key.len()) && key.bytes().all(|b| b.is_ascii_graphic())
 }
 
 pub fn fingerprint(method: &Method, path: &str, body: &[u8]) -> String {
@@ -140,4 +165,17 @@ fn replay(stored: StoredResponse) -> Response {
     }
     headers.insert(REPLAYED, HeaderValue::from_static("true"));
     res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_is_visible_ascii_only() {
+        assert!(is_valid_key("order-42_a.B~!"));
+        for bad in ["", "a\tb", "a b", "\tab", "caf\u{e9}", &"k".repeat(256)] {
+            assert!(!is_valid_key(bad), "{bad:?}");
+        }
+    }
 }

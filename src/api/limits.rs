@@ -22,6 +22,7 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::Semaphore;
 
 use crate::api::error::ApiError;
+use crate::domain::validate::{NUL_DETAIL, has_nul};
 
 /// The limits' shared state; cheap to clone.
 #[derive(Clone)]
@@ -84,25 +85,30 @@ pub async fn enforce(State(limits): State<Limits>, req: Request, next: Next) -> 
 
 /// Refuses a query string whose percent-decoding is not UTF-8 with 422 naming the parameter,
 /// instead of letting the query extractor replace the bad bytes with U+FFFD and answer a
-/// question the client did not ask.
+/// question the client did not ask; and one that decodes to U+0000, by the domain's NUL rule
+/// (`domain::validate::has_nul`), so that no filter reaches a database that cannot hold it.
 pub async fn utf8_query(req: Request, next: Next) -> Response {
     if let Some(query) = req.uri().query()
-        && let Some(name) = invalid_utf8_parameter(query)
+        && let Some((name, detail)) = invalid_parameter(query)
     {
-        return ApiError::validation(&format!("/{name}"), "must be valid UTF-8 once decoded")
-            .into_response();
+        return ApiError::validation(&format!("/{name}"), detail).into_response();
     }
     next.run(req).await
 }
 
-/// The (lossily decoded) name of the first `name=value` pair that does not decode to UTF-8.
-fn invalid_utf8_parameter(query: &str) -> Option<String> {
+/// The (lossily decoded) name of the first `name=value` pair that does not decode to text
+/// concord accepts, and what is wrong with it.
+fn invalid_parameter(query: &str) -> Option<(String, &'static str)> {
     query.split('&').find_map(|pair| {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
         let name = percent_decode(name);
-        let bad = std::str::from_utf8(&name).is_err()
-            || std::str::from_utf8(&percent_decode(value)).is_err();
-        bad.then(|| String::from_utf8_lossy(&name).into_owned())
+        let value = percent_decode(value);
+        let detail = match (std::str::from_utf8(&name), std::str::from_utf8(&value)) {
+            (Ok(n), Ok(v)) if has_nul(n) || has_nul(v) => NUL_DETAIL,
+            (Ok(_), Ok(_)) => return None,
+            _ => "must be valid UTF-8 once decoded",
+        };
+        Some((String::from_utf8_lossy(&name).into_owned(), detail))
     })
 }
 
@@ -135,12 +141,23 @@ mod tests {
 
     #[test]
     fn a_query_is_checked_after_percent_decoding() {
-        assert_eq!(invalid_utf8_parameter("q=%E7%BC%93&limit=2"), None);
-        assert_eq!(invalid_utf8_parameter("q=a+b%20c&x"), None);
-        assert_eq!(invalid_utf8_parameter("q=100%"), None);
-        assert_eq!(invalid_utf8_parameter("q=%zz"), None);
-        assert_eq!(invalid_utf8_parameter("limit=1&q=%FF%FE"), Some("q".into()));
-        assert_eq!(invalid_utf8_parameter("label=%C0%AF"), Some("label".into()));
-        assert_eq!(invalid_utf8_parameter("%FF=1"), Some("\u{fffd}".into()));
+        let name = |q| invalid_parameter(q).map(|(n, _)| n);
+        assert_eq!(name("q=%E7%BC%93&limit=2"), None);
+        assert_eq!(name("q=a+b%20c&x"), None);
+        assert_eq!(name("q=100%"), None);
+        assert_eq!(name("q=%zz"), None);
+        assert_eq!(name("limit=1&q=%FF%FE"), Some("q".into()));
+        assert_eq!(name("label=%C0%AF"), Some("label".into()));
+        assert_eq!(name("%FF=1"), Some("\u{fffd}".into()));
+    }
+
+    #[test]
+    fn a_parameter_that_decodes_to_nul_is_refused() {
+        assert_eq!(
+            invalid_parameter("limit=1&label=a%00b"),
+            Some(("label".into(), NUL_DETAIL))
+        );
+        assert_eq!(invalid_parameter("kind=%00").unwrap().0, "kind");
+        assert_eq!(invalid_parameter("q=%2500"), None);
     }
 }

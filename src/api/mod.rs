@@ -4,6 +4,7 @@
 
 pub mod auth;
 mod conflicts;
+mod doc;
 pub mod dto;
 mod edges;
 pub mod error;
@@ -50,9 +51,9 @@ use crate::state::AppState;
 )]
 pub struct ApiDoc;
 
-/// All documented routes and the OpenAPI document they make.
-pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
-    OpenApiRouter::with_openapi(ApiDoc::openapi())
+/// All documented routes and the OpenAPI document they make (refined by [`doc::refine`]).
+pub fn routes() -> (Router<AppState>, serde_json::Value) {
+    let (router, doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(nodes::router())
         .merge(edges::router())
         .merge(conflicts::router())
@@ -63,15 +64,15 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(reports::router())
         .merge(sources::router())
         .merge(health::router())
-        .split_for_parts()
+        .split_for_parts();
+    (router, doc::refine(&doc))
 }
 
 /// The OpenAPI document, as `concord openapi` prints it and `openapi/openapi.json` holds it.
 pub fn openapi_json() -> String {
     let (_, doc) = routes();
-    let value = serde_json::to_value(&doc).expect("the document serialises");
     // serde_json's default map sorts keys, so the output is stable.
-    serde_json::to_string_pretty(&value).expect("the document serialises") + "\n"
+    serde_json::to_string_pretty(&doc).expect("the document serialises") + "\n"
 }
 
 /// The complete application: routes, docs, middleware and problem+json fallbacks.
@@ -83,7 +84,7 @@ pub fn app(state: AppState) -> Router {
     );
     router
         .merge(crate::mcp::http::routes(&state))
-        .merge(SwaggerUi::new("/docs").url("/openapi.json", doc))
+        .merge(SwaggerUi::new("/docs").external_url_unchecked("/openapi.json", doc))
         .fallback(|| async { ApiError::NoRoute.into_response() })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed.into_response() })
         .layer(from_fn_with_state(state.clone(), idempotency::idempotent))

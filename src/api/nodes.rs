@@ -40,6 +40,7 @@ pub struct CreateNodeRequest {
     pub memory_type: Option<String>,
     /// Up to 32 labels of 1..64 characters; stored trimmed, lowercased, deduplicated.
     #[serde(default)]
+    #[schema(max_items = 32)]
     pub labels: Option<Vec<String>>,
     /// Default `default`. Detection compares nodes of one scope only. 1..200 characters.
     #[serde(default)]
@@ -47,14 +48,16 @@ pub struct CreateNodeRequest {
     pub scope: Option<String>,
     /// Up to 500 characters.
     #[serde(default)]
+    #[schema(max_length = 500)]
     pub source: Option<String>,
     /// 0..1, default 0.8.
     #[serde(default)]
+    #[schema(minimum = 0.0, maximum = 1.0)]
     pub confidence: Option<f64>,
     /// Default `active`.
     #[serde(default)]
     pub state: Option<NodeStateDto>,
-    /// RFC 3339; default: now.
+    /// RFC 3339, UTC once its offset is applied between years 0000 and 9999; default: now.
     #[serde(default)]
     #[schema(format = DateTime)]
     pub observed_at: Option<String>,
@@ -67,10 +70,12 @@ pub struct CreateNodeRequest {
 
 /// Detection options of a write or a check.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct DetectQuery {
     /// `false` skips detection. Default `true`.
     pub detect: Option<bool>,
     /// `strict`, `balanced` or `lenient`; default from `CONCORD_SENSITIVITY`.
+    #[param(pattern = "^(strict|balanced|lenient)$")]
     pub sensitivity: Option<String>,
 }
 
@@ -180,10 +185,13 @@ pub struct PatchNodeRequest {
     #[schema(min_length = 1, max_length = 500, pattern = r"\S")]
     pub title: Option<String>,
     pub body: Option<String>,
+    #[schema(max_items = 32)]
     pub labels: Option<Vec<String>>,
+    #[schema(minimum = 0.0, maximum = 1.0)]
     pub confidence: Option<f64>,
     pub state: Option<NodeStateDto>,
     #[serde(default, deserialize_with = "present")]
+    #[schema(max_length = 500)]
     pub source: Option<Option<String>>,
     #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
     pub scope: Option<String>,
@@ -243,6 +251,7 @@ pub async fn delete_node(
 
 /// `GET /nodes` parameters.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListNodesQuery {
     /// Full-text search over title and body (every word must match), ranked best first.
     pub q: Option<String>,
@@ -255,7 +264,8 @@ pub struct ListNodesQuery {
     /// 1..200, default 50.
     #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
-    /// Opaque cursor from `next_cursor`.
+    /// Opaque cursor from `next_cursor` (base64url); never empty.
+    #[param(min_length = 1, pattern = "^[A-Za-z0-9_-]+$")]
     pub cursor: Option<String>,
 }
 

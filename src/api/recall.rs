@@ -18,6 +18,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// `GET /recall` parameters.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct RecallParams {
     /// Words to search for (full-text, every word must match), 1..500 characters.
     #[param(min_length = 1, max_length = 500, pattern = r"\S")]

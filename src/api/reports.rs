@@ -25,7 +25,8 @@ pub struct TopicCheckRequest {
     /// Words to search for (full-text, every word must match), 1..500 characters.
     #[schema(min_length = 1, max_length = 500, pattern = r"\S")]
     pub topic: String,
-    /// Only nodes with at least one of these labels.
+    /// Only nodes with at least one of these labels (up to 32, each 1..64 characters).
+    #[schema(max_items = 32)]
     pub labels: Option<Vec<String>>,
     /// Nodes to analyse, 2..50 (default 20).
     #[schema(minimum = 2, maximum = 50)]
@@ -125,11 +126,13 @@ pub async fn check_topic(
 
 /// `GET /reports` parameters.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListReportsQuery {
     /// 1..200, default 50.
     #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
-    /// Opaque cursor from `next_cursor`.
+    /// Opaque cursor from `next_cursor` (base64url); never empty.
+    #[param(min_length = 1, pattern = "^[A-Za-z0-9_-]+$")]
     pub cursor: Option<String>,
 }
 

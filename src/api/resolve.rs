@@ -31,11 +31,13 @@ pub struct ResolveRequest {
     /// `new_is_current`, `old_is_current`, `keep_both` or `merge`.
     #[schema(pattern = "^(new_is_current|old_is_current|keep_both|merge)$")]
     pub resolution: String,
-    /// Replaces the old node's body (merge only).
+    /// Replaces the old node's body, up to 1 MiB: only with `merge` (422 with another strategy).
     pub merged_content: Option<String>,
-    /// Who decided.
+    /// Who decided, up to 200 characters.
+    #[schema(max_length = 200)]
     pub resolved_by: Option<String>,
-    /// Why.
+    /// Why, up to 10 000 characters.
+    #[schema(max_length = 10000)]
     pub note: Option<String>,
 }
 
@@ -45,11 +47,13 @@ pub struct ResolveBody {
     /// `new_is_current`, `old_is_current`, `keep_both` or `merge`.
     #[schema(pattern = "^(new_is_current|old_is_current|keep_both|merge)$")]
     pub resolution: String,
-    /// Replaces the old node's body (merge only).
+    /// Replaces the old node's body, up to 1 MiB: only with `merge` (422 with another strategy).
     pub merged_content: Option<String>,
-    /// Who decided.
+    /// Who decided, up to 200 characters.
+    #[schema(max_length = 200)]
     pub resolved_by: Option<String>,
-    /// Why.
+    /// Why, up to 10 000 characters.
+    #[schema(max_length = 10000)]
     pub note: Option<String>,
 }
 

@@ -31,6 +31,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// `GET /conflicts/wake` parameters.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct WakeQuery {
     /// Cursor from a previous reply; absent = any pending conflict.
     pub after: Option<String>,
@@ -44,6 +45,7 @@ pub struct WakeQuery {
     #[param(minimum = 50, maximum = 5000)]
     pub preview_chars: Option<i64>,
     /// `json` (default) or `text` (only the message, as `text/plain`).
+    #[param(pattern = "^(json|text)$")]
     pub format: Option<String>,
 }
 

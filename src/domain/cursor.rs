@@ -27,7 +27,9 @@ impl Cursor {
 
     pub fn decode(text: &str) -> Option<Self> {
         let raw = URL_SAFE_NO_PAD.decode(text.as_bytes()).ok()?;
-        let raw = String::from_utf8(raw).ok()?;
+        let raw = String::from_utf8(raw)
+            .ok()
+            .filter(|r| !super::validate::has_nul(r))?;
         let (key, id) = raw.rsplit_once('|')?;
         Some(Self::new(key, Uuid::parse_str(id).ok()?))
     }

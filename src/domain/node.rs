@@ -7,7 +7,7 @@ use std::str::FromStr;
 use uuid::Uuid;
 
 use super::time::{self, Timestamp};
-use super::validate::{Errors, FieldError, is_slug};
+use super::validate::{Errors, FieldError, NUL_DETAIL, check_text, has_nul, is_slug};
 
 pub const MAX_TITLE_CHARS: usize = 500;
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -244,6 +244,7 @@ impl NodePatch {
 }
 
 fn parse_title(raw: &str, e: &mut Errors) -> String {
+    check_text(e, "/title", raw);
     let t = raw.trim();
     let n = t.chars().count();
     if n == 0 || n > MAX_TITLE_CHARS {
@@ -259,6 +260,7 @@ fn check_body(body: &str, e: &mut Errors) {
     if body.len() > MAX_BODY_BYTES {
         e.add("/body", "must be at most 1 MiB");
     }
+    check_text(e, "/body", body);
 }
 
 fn check_memory_type(memory_type: &str, e: &mut Errors) {
@@ -269,6 +271,7 @@ fn check_memory_type(memory_type: &str, e: &mut Errors) {
 }
 
 fn parse_scope(raw: &str, e: &mut Errors) -> String {
+    check_text(e, "/scope", raw);
     let s = raw.trim();
     let n = s.chars().count();
     if n == 0 || n > MAX_SCOPE_CHARS {
@@ -279,6 +282,7 @@ fn parse_scope(raw: &str, e: &mut Errors) -> String {
 
 fn parse_source(raw: Option<String>, e: &mut Errors) -> Option<String> {
     let s = raw?.trim().to_owned();
+    check_text(e, "/source", &s);
     if s.chars().count() > MAX_SOURCE_CHARS {
         e.add(
             "/source",
@@ -318,7 +322,9 @@ pub fn normalize_labels(raw: Vec<String>, e: &mut Errors) -> Vec<String> {
     for (i, label) in raw.iter().enumerate() {
         let l = label.trim().to_lowercase();
         let n = l.chars().count();
-        if n == 0 || n > MAX_LABEL_CHARS {
+        if has_nul(&l) {
+            e.add(&format!("/labels/{i}"), NUL_DETAIL);
+        } else if n == 0 || n > MAX_LABEL_CHARS {
             e.add(
                 &format!("/labels/{i}"),
                 format!("must be 1..{MAX_LABEL_CHARS} characters"),
@@ -427,6 +433,31 @@ mod tests {
         ] {
             assert!(pointers.contains(&p), "{p} missing from {pointers:?}");
         }
+    }
+
+    #[test]
+    fn nul_in_any_text_field_is_reported_with_its_pointer() {
+        let raw = NodeInput {
+            title: Some("a\0b".into()),
+            body: Some("\0".into()),
+            labels: Some(vec!["ok".into(), "x\0".into()]),
+            scope: Some("s\0".into()),
+            source: Some("\0src".into()),
+            ..Default::default()
+        };
+        let errs = NewNode::parse(raw, time::now()).unwrap_err();
+        let pointers: Vec<_> = errs.iter().map(|e| e.pointer.as_str()).collect();
+        assert_eq!(
+            pointers,
+            ["/title", "/body", "/labels/1", "/scope", "/source"],
+            "{errs:?}"
+        );
+        let patch = NodePatch::parse(PatchInput {
+            title: Some("\0".into()),
+            source: Some(Some("\0".into())),
+            ..Default::default()
+        });
+        assert_eq!(patch.unwrap_err().len(), 2);
     }
 
     #[test]

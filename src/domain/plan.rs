@@ -7,7 +7,7 @@ use super::conflict::{Action, Conflict, Strategy};
 use super::edge::{self, Edge};
 use super::node::{MAX_BODY_BYTES, NewNode, Node, NodeState, union_labels};
 use super::time::{self, Timestamp};
-use super::validate::{Errors, FieldError};
+use super::validate::{Errors, FieldError, check_text};
 
 /// A validated request to resolve one conflict.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +38,12 @@ impl Resolve {
             }
             if m.len() > MAX_BODY_BYTES {
                 e.add("/merged_content", "must be at most 1 MiB");
+            }
+            check_text(&mut e, "/merged_content", m);
+        }
+        for (pointer, text) in [("/resolved_by", &resolved_by), ("/note", &note)] {
+            if let Some(t) = text {
+                check_text(&mut e, pointer, t);
             }
         }
         if resolved_by

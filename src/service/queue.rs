@@ -7,7 +7,7 @@ use crate::domain::FieldError;
 use crate::domain::conflict::{CONFLICT_TYPES, Conflict, Detection, NewConflict};
 use crate::domain::node::MAX_BODY_BYTES;
 use crate::domain::time;
-use crate::domain::validate::Errors;
+use crate::domain::validate::{Errors, check_text};
 use crate::service::detect::{Probe, credibility_table, recommend_for};
 use crate::store::{Store, StoreError, StoreResult};
 
@@ -53,6 +53,11 @@ impl ManualConflict {
             .is_some_and(|n| n.chars().count() > 10_000)
         {
             e.add("/note", "must be at most 10000 characters");
+        }
+        for (pointer, text) in [("/new_content", &self.new_content), ("/note", &self.note)] {
+            if let Some(t) = text {
+                check_text(&mut e, pointer, t);
+            }
         }
         e.finish(())
     }

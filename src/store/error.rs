@@ -29,6 +29,12 @@ pub enum StoreError {
     },
     #[error("the database is unreachable")]
     Unavailable(#[source] sqlx::Error),
+    /// Another writer held a lock for longer than the database waits (SQLite's busy timeout,
+    /// PostgreSQL's `lock_timeout`), or PostgreSQL aborted the transaction to break a deadlock
+    /// or a serialization conflict (after the backend's own bounded retries): nothing was
+    /// written, and a retry later can succeed.
+    #[error("the database is busy")]
+    Busy(#[source] sqlx::Error),
     #[error("database error")]
     Backend(#[source] sqlx::Error),
     #[error("corrupt row: {0}")]
@@ -42,8 +48,19 @@ impl StoreError {
     /// Whether the failure is the database being unreachable (503) rather than a fault (500).
     pub fn is_unavailable(&self) -> bool {
         match self {
-            Self::Unavailable(_) => true,
+            Self::Unavailable(_) | Self::Busy(_) => true,
             Self::ResolutionFailed { cause, .. } => cause.is_unavailable(),
+            _ => false,
+        }
+    }
+}
+
+impl StoreError {
+    /// Whether the failure is a lock held too long by another writer (503, retry soon).
+    pub fn is_busy(&self) -> bool {
+        match self {
+            Self::Busy(_) => true,
+            Self::ResolutionFailed { cause, .. } => cause.is_busy(),
             _ => false,
         }
     }
@@ -61,6 +78,7 @@ impl From<sqlx::Error> for StoreError {
             sqlx::Error::Database(ref d) if is_connection_loss(d.code().as_deref()) => {
                 Self::Unavailable(e)
             }
+            sqlx::Error::Database(ref d) if is_lock_wait(d.as_ref()) => Self::Busy(e),
             other => Self::Backend(other),
         }
     }
@@ -70,6 +88,19 @@ impl From<sqlx::Error> for StoreError {
 /// connect now) mean the server went away, not that the request was wrong.
 fn is_connection_loss(code: Option<&str>) -> bool {
     code.is_some_and(|c| c.starts_with("08") || matches!(c, "57P01" | "57P02" | "57P03"))
+}
+
+/// SQLite's SQLITE_BUSY (5) and SQLITE_LOCKED (6), with any extended code (the low byte is the
+/// primary code), and PostgreSQL's 55P03 (lock_not_available), 40P01 (deadlock_detected) and
+/// 40001 (serialization_failure): a lock wait gave up or lost.
+fn is_lock_wait(d: &dyn sqlx::error::DatabaseError) -> bool {
+    let code = d.code();
+    if d.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+        code.and_then(|c| c.parse::<i32>().ok())
+            .is_some_and(|n| matches!(n & 0xff, 5 | 6))
+    } else {
+        matches!(code.as_deref(), Some("55P03" | "40P01" | "40001"))
+    }
 }
 
 impl From<serde_json::Error> for StoreError {

@@ -266,7 +266,8 @@ pub trait Store: Send + Sync + 'static {
 /// conflict (40001): the whole unit of work rolled back and can simply run again.
 fn is_retryable(e: &StoreError) -> bool {
     match e {
-        StoreError::Backend(sqlx::Error::Database(d)) => {
+        StoreError::Busy(sqlx::Error::Database(d))
+        | StoreError::Backend(sqlx::Error::Database(d)) => {
             matches!(d.code().as_deref(), Some("40P01" | "40001"))
         }
         StoreError::ResolutionFailed { cause, .. } => is_retryable(cause),
@@ -322,7 +323,7 @@ impl<B: Backend> Store for B {
     }
 
     async fn update_node(&self, id: Uuid, patch: NodePatch) -> StoreResult<Node> {
-        nodes::update(self, id, patch).await
+        retry_deadlocks::<B, _, _, _>(|| nodes::update(self, id, patch.clone())).await
     }
 
     async fn delete_node(&self, id: Uuid) -> StoreResult<()> {
@@ -338,7 +339,7 @@ impl<B: Backend> Store for B {
     }
 
     async fn create_edge(&self, edge: Edge) -> StoreResult<Edge> {
-        edges::create(self, edge).await
+        retry_deadlocks::<B, _, _, _>(|| edges::create(self, edge.clone())).await
     }
 
     async fn list_edges(&self, node_id: Uuid, query: EdgeQuery) -> StoreResult<Page<Edge>> {

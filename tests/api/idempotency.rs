@@ -111,3 +111,75 @@ async fn a_server_error_is_not_stored_so_a_retry_executes(app: TestApp) {
     );
     assert_eq!(retry.json()["replayed"], false);
 }
+
+/// The client goes away while its keyed write waits on a lock another connection holds: the
+/// write still completes once the lock is released, and the retry replays it instead of
+/// finding the key stuck in flight (409) with nothing written.
+async fn a_client_that_disconnects_does_not_leave_its_key_in_flight(
+    app: std::sync::Arc<TestApp>,
+    release: tokio::sync::oneshot::Sender<()>,
+) {
+    // Arrange + Act: the request starts, blocks on the lock, and its client disconnects.
+    let body = json!({"title": "written once"});
+    let first = {
+        let app = app.clone();
+        let body = body.clone();
+        tokio::spawn(async move { post_with_key(&app, "/nodes", "gone", body).await })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    first.abort();
+    if let Ok(answered) = first.await {
+        panic!("the write was answered while the lock was held: {answered:?}");
+    }
+    release.send(()).unwrap();
+
+    // Assert: the retry is answered 201 (once the first request has finished): a replay of the
+    // first request's when it got past claiming its key before the disconnect, else executed
+    // now. Either way the node exists once.
+    let mut retry = post_with_key(&app, "/nodes", "gone", body.clone()).await;
+    for _ in 0..200 {
+        if retry.status != StatusCode::CONFLICT {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        retry = post_with_key(&app, "/nodes", "gone", body.clone()).await;
+    }
+    retry.assert_status(StatusCode::CREATED);
+    let items = app.get("/nodes").await.json()["items"].clone();
+    assert_eq!(items.as_array().unwrap().len(), 1, "written once: {items}");
+}
+
+#[sqlx::test(migrations = "migrations/sqlite")]
+async fn sqlite_a_client_that_disconnects_does_not_leave_its_key_in_flight(pool: sqlx::SqlitePool) {
+    let app = std::sync::Arc::new(TestApp::sqlite(pool.clone()));
+    let mut holder = pool.acquire().await.unwrap();
+    sqlx::query("begin immediate")
+        .execute(&mut *holder)
+        .await
+        .unwrap();
+    let (release, released) = tokio::sync::oneshot::channel();
+    let unlock = tokio::spawn(async move {
+        released.await.unwrap();
+        sqlx::query("commit").execute(&mut *holder).await.unwrap();
+    });
+    a_client_that_disconnects_does_not_leave_its_key_in_flight(app, release).await;
+    unlock.await.unwrap();
+}
+
+#[sqlx::test(migrations = "migrations/postgres")]
+#[ignore = "needs PostgreSQL; scripts/test runs it with --include-ignored"]
+async fn postgres_a_client_that_disconnects_does_not_leave_its_key_in_flight(pool: sqlx::PgPool) {
+    let app = std::sync::Arc::new(TestApp::postgres(pool.clone()));
+    let mut holder = pool.begin().await.unwrap();
+    sqlx::query("lock table nodes in exclusive mode")
+        .execute(&mut *holder)
+        .await
+        .unwrap();
+    let (release, released) = tokio::sync::oneshot::channel();
+    let unlock = tokio::spawn(async move {
+        released.await.unwrap();
+        holder.commit().await.unwrap();
+    });
+    a_client_that_disconnects_does_not_leave_its_key_in_flight(app, release).await;
+    unlock.await.unwrap();
+}

@@ -5,14 +5,18 @@ mod support;
 
 mod auth;
 mod conflicts;
+mod degraded;
 mod detection;
 mod edges;
 mod errors;
 mod events;
 mod hostile;
 mod idempotency;
+mod input_rules;
 mod limits;
 mod nodes;
+mod properties;
+mod races;
 mod recall;
 mod reports;
 mod resolve;

@@ -15,6 +15,10 @@ pub const MAX_TEXT_BYTES: usize = 16 * 1024;
 
 /// Most tokens returned by [`index_tokens`]; the full-text column only needs the distinctive ones.
 const MAX_INDEX_TOKENS: usize = 256;
+/// Longest index token, in bytes. PostgreSQL's full-text index silently drops words over
+/// 2 047 bytes (SQLite's keeps them), so longer words are cut, at a character boundary, to a
+/// prefix both indexes hold; a query is cut the same way and still finds them.
+const MAX_INDEX_TOKEN_BYTES: usize = 255;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -200,7 +204,7 @@ pub fn index_tokens(title: &str, body: &str) -> Vec<String> {
             .chars()
             .map(|c| if c.is_alphanumeric() { c } else { '_' })
             .collect();
-        let clean = clean.trim_matches('_').to_string();
+        let clean = truncate_bytes(clean.trim_matches('_'), MAX_INDEX_TOKEN_BYTES).to_string();
         if !clean.is_empty() && seen.insert(clean.clone()) {
             units.push(clean);
         }
@@ -215,9 +219,28 @@ pub fn index_tokens(title: &str, body: &str) -> Vec<String> {
     units
 }
 
+/// The longest prefix of `s` of at most `max` bytes that ends at a character boundary.
+fn truncate_bytes(s: &str, max: usize) -> &str {
+    let mut end = s.len().min(max);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn index_tokens_are_cut_to_a_prefix_both_full_text_indexes_hold() {
+        let long = "é".repeat(2_000);
+        let tokens = index_tokens("", &format!("short {long}"));
+        assert_eq!(tokens[0], "short");
+        assert!(tokens[1].len() <= MAX_INDEX_TOKEN_BYTES);
+        assert!(long.starts_with(&tokens[1]));
+        assert_eq!(index_tokens("", &long), vec![tokens[1].clone()]);
+    }
 
     fn norms(text: &str) -> Vec<String> {
         tokenize(text).into_iter().map(|t| t.norm).collect()

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Seeds a running concord for scripts/fuzz-api.sh and writes the schemathesis configuration
+that points generated requests at the seeded ids (standard library only).
+
+Without seeds, every operation on `/nodes/{id}` or a conflict would get random UUIDs and
+answer 404 ("missing test data"), and the resolve routes would never reach a resolution.
+Ids are drawn from dictionaries with probability 0.85, so random ids are still tried.
+
+The seeded ids also become request body examples in a copy of the OpenAPI document
+(SPEC_OUT): the coverage phase builds its valid baseline from examples and does not apply the
+configuration's body dictionaries, so without them every valid edge or manual conflict it
+sends would name nodes that do not exist.
+
+Usage: fuzz_seed.py BASE_URL CONFIG_OUT SPEC_IN SPEC_OUT [SEED]
+       fuzz_seed.py --summary BASE_URL     (prints what the run did, from /metrics)
+"""
+
+import http.client
+import json
+import random
+import sys
+import urllib.parse
+
+NODES = 40
+DELETABLE = 30
+CONFLICTS = 60
+PROBABILITY = 0.85
+
+TOPICS = [
+    ("Deploy region", "The deploy region is us-east-1", "The deploy region is eu-west-1"),
+    ("Cache size", "The cache size is 80 MB", "The cache size is 60 MB"),
+    ("Retry policy", "Retries are enabled for writes", "Retries are no longer enabled"),
+    ("Database", "We use PostgreSQL 15", "We switched to PostgreSQL 16 instead"),
+]
+
+
+class Api:
+    def __init__(self, base):
+        url = urllib.parse.urlparse(base)
+        self.host, self.port = url.hostname, url.port
+
+    def call(self, method, path, body=None):
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        headers = {"content-type": "application/json"} if body is not None else {}
+        conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+        res = conn.getresponse()
+        text = res.read().decode()
+        conn.close()
+        return res.status, text
+
+    def json(self, method, path, body=None, want=(200, 201)):
+        status, text = self.call(method, path, body)
+        if status not in want:
+            sys.exit(f"seeding failed: {method} {path} -> {status} {text}")
+        return json.loads(text)
+
+
+def node(api, rng, i):
+    title, old, new = TOPICS[i % len(TOPICS)]
+    text = old if rng.random() < 0.5 else new
+    body = {"title": title, "body": f"{text} (seed {i})", "labels": ["seed", f"t{i % 4}"]}
+    return api.json("POST", "/nodes?detect=false", body)["node"]["id"]
+
+
+def with_examples(spec_in, spec_out, nodes, others, conflicts):
+    """The document with examples that name seeded nodes and conflicts."""
+    with open(spec_in) as f:
+        doc = json.load(f)
+    schemas = doc["components"]["schemas"]
+    schemas["CreateEdgeRequest"]["example"] = {
+        "source_id": nodes[0], "target_id": others[0], "kind": "depends_on",
+        "valid_from": "2026-01-02T03:04:05.678Z",
+    }
+    schemas["CreateConflictRequest"]["example"] = {
+        "old_node_id": nodes[1], "new_content": "The deploy region is ap-south-1",
+    }
+    schemas["ResolveRequest"]["example"] = {"conflict_id": conflicts[0], "resolution": "keep_both"}
+    schemas["ResolveBody"]["example"] = {"resolution": "keep_both"}
+    schemas["CreateNodeRequest"]["example"] = {
+        "title": "Deploy region", "body": "The deploy region is us-west-2",
+        "observed_at": "2026-01-02T03:04:05.678Z", "labels": ["seed"],
+    }
+    schemas["PatchNodeRequest"]["example"] = {"observed_at": "2026-01-02T03:04:05.678Z"}
+    with open(spec_out, "w") as f:
+        json.dump(doc, f)
+
+
+def seed(base, out, spec_in, spec_out, seed_value):
+    rng = random.Random(seed_value)
+    api = Api(base)
+    nodes = [node(api, rng, i) for i in range(NODES)]
+    # Second endpoints: an edge or a conflict between two nodes of one list could name one
+    # node twice, which the server refuses.
+    others = [node(api, rng, 500 + i) for i in range(NODES)]
+    deletable = [node(api, rng, NODES + i) for i in range(DELETABLE)]
+    conflicts = []
+    for i in range(CONFLICTS):
+        old = node(api, rng, 1000 + i)
+        side = (
+            {"new_node_id": node(api, rng, 2000 + i)}
+            if i % 2
+            else {"new_content": f"{TOPICS[i % len(TOPICS)][2]} (seed {i})"}
+        )
+        conflicts.append(api.json("POST", "/conflicts", {"old_node_id": old, **side})["id"])
+    # One detected conflict too, so detection's write path is exercised before fuzzing.
+    api.json("POST", "/nodes", {"title": "Port", "body": "The port is 80"})
+    api.json("POST", "/nodes", {"title": "Port", "body": "The port is 8080"})
+
+    def values(ids):
+        return "[" + ", ".join(f'"{v}"' for v in ids) + "]"
+
+    def bind(dictionary):
+        return f'{{ dictionary = "{dictionary}", probability = {PROBABILITY} }}'
+
+    operations = [
+        ("get_node", {"path.id": "nodes"}),
+        ("patch_node", {"path.id": "nodes"}),
+        ("check_node", {"path.id": "nodes"}),
+        ("list_edges", {"path.id": "nodes"}),
+        ("delete_node", {"path.id": "deletable"}),
+        ("get_conflict", {"path.id": "conflicts"}),
+        ("resolve_conflict", {"path.id": "conflicts"}),
+        ("resolve_contradiction", {"body.conflict_id": "conflicts"}),
+        ("create_conflict", {"body.old_node_id": "nodes", "body.new_node_id": "others"}),
+        ("create_edge", {"body.source_id": "nodes", "body.target_id": "others"}),
+    ]
+    lines = [
+        "# Written by scripts/fuzz_seed.py: ids of the seeded nodes and conflicts.",
+        "[warnings]",
+        'fail-on = ["missing_test_data", "validation_mismatch"]',
+        "",
+        "[dictionaries.nodes]",
+        f"values = {values(nodes)}",
+        "[dictionaries.others]",
+        f"values = {values(others)}",
+        "[dictionaries.deletable]",
+        f"values = {values(deletable)}",
+        "[dictionaries.conflicts]",
+        f"values = {values(conflicts)}",
+    ]
+    for op, params in operations:
+        lines += ["", "[[operations]]", f'include-operation-id = "{op}"', "[operations.parameters]"]
+        lines += [f'"{k}" = {bind(v)}' for k, v in params.items()]
+    with open(out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    with_examples(spec_in, spec_out, nodes, others, conflicts)
+    seeded = 2 * NODES + DELETABLE + CONFLICTS + CONFLICTS // 2 + 2
+    print(f"seeded {seeded} nodes and {CONFLICTS + 1} pending conflicts")
+
+
+def summary(base):
+    """Requests by route and status class, and resolutions, from the Prometheus text."""
+    status, text = Api(base).call("GET", "/metrics")
+    counts = {}
+    for line in text.splitlines():
+        if not line.startswith("concord_http_requests_total{"):
+            continue
+        labels, value = line.rsplit(" ", 1)
+        fields = dict(
+            part.split("=", 1) for part in labels[labels.index("{") + 1 : -1].split(",")
+        )
+        key = (fields["method"].strip('"'), fields["route"].strip('"'), fields["status"].strip('"'))
+        counts[key] = counts.get(key, 0) + int(float(value))
+    total = sum(counts.values())
+    server_errors = sum(v for (_, _, s), v in counts.items() if s.startswith("5"))
+    resolutions = sum(
+        v
+        for (m, r, s), v in counts.items()
+        if m == "POST" and r in ("/conflicts/{id}/resolve", "/contradiction/resolve") and s == "200"
+    )
+    stats = json.loads(Api(base).call("GET", "/conflicts/stats")[1])
+    print(
+        f"== server saw {total} requests, {server_errors} server errors; "
+        f"{resolutions} resolve requests answered 200; "
+        f"{stats['resolved']} conflicts resolved, {stats['pending']} pending"
+    )
+    for (m, r, s), v in sorted(counts.items()):
+        if s.startswith("5"):
+            print(f"   5xx: {m} {r} {s} x{v}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--summary":
+        summary(sys.argv[2])
+    else:
+        seed(*sys.argv[1:5], int(sys.argv[5]) if len(sys.argv) > 5 else 1)

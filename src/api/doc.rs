@@ -1,0 +1,200 @@
+//! What the OpenAPI document states beyond what the derives can say, applied once to the
+//! generated document: rules that span fields (one of `new_node_id` / `new_content`,
+//! `merged_content` only with `merge`), the NUL rule on every text field of a request body
+//! and every free-text query parameter, label items, and the links between operations that let a client (or a stateful fuzzer) go
+//! from a created node to its conflicts and their resolution.
+
+use serde_json::{Value, json};
+
+/// A JSON Schema pattern for text without U+0000 (the domain's NUL rule).
+const NO_NUL: &str = "^[^\\u0000]*$";
+/// The same, with at least one non-space character.
+const NO_NUL_NOT_BLANK: &str = "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$";
+
+/// The generated document with the refinements applied.
+pub fn refine(doc: &utoipa::openapi::OpenApi) -> Value {
+    let mut doc = serde_json::to_value(doc).expect("the document serialises");
+    if let Some(schemas) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    {
+        for (name, schema) in schemas.iter_mut() {
+            if name.ends_with("Request") || name.ends_with("Body") {
+                text_rules(schema);
+            }
+        }
+        one_new_side(&mut schemas["CreateConflictRequest"]);
+        for name in ["ResolveRequest", "ResolveBody"] {
+            merged_content_only_with_merge(&mut schemas[name]);
+        }
+    }
+    if let Some(paths) = doc["paths"].as_object_mut() {
+        for op in paths.values_mut().filter_map(Value::as_object_mut) {
+            for op in op.values_mut() {
+                query_text_rules(op);
+                describe_responses(op);
+            }
+        }
+    }
+    links(&mut doc);
+    doc
+}
+
+/// The NUL rule on free-text query parameters (`limits::utf8_query` enforces it).
+fn query_text_rules(op: &mut Value) {
+    let Some(params) = op.get_mut("parameters").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for p in params.iter_mut().filter(|p| p["in"] == "query") {
+        let schema = &mut p["schema"];
+        if is_free_text(schema) && schema.get("pattern").is_none() {
+            schema["pattern"] = json!(NO_NUL);
+        }
+    }
+}
+
+/// Whether a property schema admits a string (possibly null) without a format of its own.
+fn is_free_text(prop: &Value) -> bool {
+    let string = match &prop["type"] {
+        Value::String(t) => t == "string",
+        Value::Array(ts) => ts.iter().any(|t| t == "string"),
+        _ => false,
+    };
+    string && prop.get("format").is_none()
+}
+
+/// The NUL rule on every free-text property, and labels' item rules.
+fn text_rules(schema: &mut Value) {
+    let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (name, prop) in props.iter_mut() {
+        if name == "labels" {
+            prop["items"] = json!({
+                "type": "string", "minLength": 1, "maxLength": 64, "pattern": NO_NUL_NOT_BLANK,
+            });
+            continue;
+        }
+        if !is_free_text(prop) {
+            continue;
+        }
+        let pattern = match prop.get("pattern").and_then(Value::as_str) {
+            // Slugs and enumerations exclude NUL already.
+            Some(p) if p.starts_with('^') => continue,
+            Some(_) => NO_NUL_NOT_BLANK,
+            None => NO_NUL,
+        };
+        prop["pattern"] = json!(pattern);
+    }
+}
+
+/// OpenAPI requires a description on every response; the derives leave it out where the
+/// handler gives none, so it is the status's reason phrase.
+fn describe_responses(op: &mut Value) {
+    let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (status, response) in responses.iter_mut() {
+        if response.get("description").is_none() {
+            let reason = status
+                .parse::<u16>()
+                .ok()
+                .and_then(|s| axum::http::StatusCode::from_u16(s).ok())
+                .and_then(|s| s.canonical_reason())
+                .unwrap_or(match status.chars().next() {
+                    Some('4') => "Client error (a problem document)",
+                    _ => "Server error (a problem document)",
+                });
+            response["description"] = json!(reason);
+        }
+    }
+}
+
+/// `POST /conflicts`: exactly one of `new_node_id` and `new_content`.
+fn one_new_side(schema: &mut Value) {
+    schema["oneOf"] = json!([
+        {"required": ["new_node_id"],
+         "properties": {"new_node_id": {"type": "string"}, "new_content": {"type": "null"}}},
+        {"required": ["new_content"],
+         "properties": {"new_content": {"type": "string"}, "new_node_id": {"type": "null"}}},
+    ]);
+}
+
+/// Resolution: `merged_content` is allowed with `merge` only.
+fn merged_content_only_with_merge(schema: &mut Value) {
+    schema["oneOf"] = json!([
+        {"properties": {"resolution": {"const": "merge"}}},
+        {"properties": {
+            "resolution": {"enum": ["new_is_current", "old_is_current", "keep_both"]},
+            "merged_content": {"type": "null"},
+        }},
+    ]);
+}
+
+/// Links: a created node leads to its reads, its edges, a conflict about it and the
+/// resolution of what its write detected; a queued conflict leads to its resolution.
+fn links(doc: &mut Value) {
+    let by_node = |pointer: &str| {
+        json!({
+            "GetNode": {"operationId": "get_node", "parameters": {"path.id": pointer}},
+            "PatchNode": {"operationId": "patch_node", "parameters": {"path.id": pointer}},
+            "CheckNode": {"operationId": "check_node", "parameters": {"path.id": pointer}},
+            "ListEdges": {"operationId": "list_edges", "parameters": {"path.id": pointer}},
+        })
+    };
+    let node = "$response.body#/node/id";
+    let mut created = by_node(node);
+    created["QueueConflict"] = json!({
+        "operationId": "create_conflict", "requestBody": {"old_node_id": node},
+    });
+    created["CreateEdge"] = json!({
+        "operationId": "create_edge", "requestBody": {"source_id": node},
+    });
+    created["ResolveDetected"] = json!({
+        "operationId": "resolve_conflict",
+        "parameters": {"path.id": "$response.body#/conflicts/0/conflict_id"},
+    });
+    created["DeleteNode"] = json!({"operationId": "delete_node", "parameters": {"path.id": node}});
+    let conflict = "$response.body#/id";
+    let queued = json!({
+        "GetConflict": {"operationId": "get_conflict", "parameters": {"path.id": conflict}},
+        "ResolveConflict": {"operationId": "resolve_conflict", "parameters": {"path.id": conflict}},
+        "ResolveContradiction": {
+            "operationId": "resolve_contradiction", "requestBody": {"conflict_id": conflict},
+        },
+        "GetOldNode": {
+            "operationId": "get_node", "parameters": {"path.id": "$response.body#/old_node/id"},
+        },
+    });
+    let resolved = json!({
+        "GetResolvedConflict": {
+            "operationId": "get_conflict", "parameters": {"path.id": "$response.body#/conflict_id"},
+        },
+        "GetOldNode": {
+            "operationId": "get_node", "parameters": {"path.id": "$response.body#/old_node_id"},
+        },
+    });
+    let edge = json!({
+        "ListSourceEdges": {
+            "operationId": "list_edges", "parameters": {"path.id": "$response.body#/source_id"},
+        },
+    });
+    for (path, method, status, links) in [
+        ("/nodes", "post", "201", created),
+        ("/conflicts", "post", "201", queued.clone()),
+        ("/conflicts", "post", "200", queued),
+        ("/conflicts/{id}/resolve", "post", "200", resolved.clone()),
+        ("/contradiction/resolve", "post", "200", resolved),
+        ("/edges", "post", "201", edge),
+        ("/nodes/{id}", "get", "200", by_node("$response.body#/id")),
+    ] {
+        let pointer = format!(
+            "/paths/{}/{method}/responses/{status}",
+            path.replace('~', "~0").replace('/', "~1")
+        );
+        let response = doc
+            .pointer_mut(&pointer)
+            .unwrap_or_else(|| panic!("no response documented at {pointer}"));
+        response["links"] = links;
+    }
+}

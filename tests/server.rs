@@ -1,0 +1,149 @@
+//! The server loop over real sockets: a connection that sends no request head is closed after
+//! the header-read timeout, and at the connection cap the oldest idle connection makes room,
+//! so `/healthz` and writes are served however many idle sockets are open.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use concord::config::Settings;
+use concord::server::ServerLimits;
+use concord::store::Store;
+use concord::store::postgres::PgStore;
+use concord::store::sqlite::SqliteStore;
+
+/// Far above any timeout the tests configure: only a server that never closes reaches it.
+const GUARD: Duration = Duration::from_secs(30);
+
+/// Starts the server on a free loopback port; returns its address.
+async fn start(store: Arc<dyn Store>, limits: ServerLimits) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = concord::app(concord::AppState::new(
+        store,
+        Settings::for_database("sqlite://test"),
+    ));
+    tokio::spawn(concord::server::serve(
+        listener,
+        app,
+        limits,
+        std::future::pending(),
+    ));
+    addr
+}
+
+/// Reads until the server closes the connection.
+async fn closed_by_server(stream: &mut TcpStream) -> bool {
+    let mut buf = [0u8; 1024];
+    matches!(
+        tokio::time::timeout(GUARD, async {
+            loop {
+                match stream.read(&mut buf).await {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {}
+                }
+            }
+        })
+        .await,
+        Ok(())
+    )
+}
+
+/// One request on a fresh connection; returns the status line and the body.
+async fn request(addr: std::net::SocketAddr, method: &str, path: &str, body: &str) -> String {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(req.as_bytes()).await.unwrap();
+    let mut reply = String::new();
+    tokio::time::timeout(GUARD, stream.read_to_string(&mut reply))
+        .await
+        .expect("a reply")
+        .unwrap();
+    reply
+}
+
+async fn a_connection_that_sends_no_request_head_is_closed(store: Arc<dyn Store>) {
+    // Arrange
+    let addr = start(
+        store,
+        ServerLimits {
+            header_read_timeout: Duration::from_millis(300),
+            max_connections: None,
+        },
+    )
+    .await;
+    let mut silent = TcpStream::connect(addr).await.unwrap();
+    let mut slow = TcpStream::connect(addr).await.unwrap();
+    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let mut kept_alive = TcpStream::connect(addr).await.unwrap();
+    kept_alive
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+
+    // Act + Assert: all three are closed by the server (the third after its reply).
+    assert!(closed_by_server(&mut silent).await, "silent connection");
+    assert!(closed_by_server(&mut slow).await, "slow request head");
+    assert!(closed_by_server(&mut kept_alive).await, "idle keep-alive");
+    assert!(
+        request(addr, "GET", "/healthz", "")
+            .await
+            .starts_with("HTTP/1.1 200")
+    );
+}
+
+async fn at_the_connection_cap_idle_sockets_make_room_for_new_requests(store: Arc<dyn Store>) {
+    // Arrange: the cap is filled with idle connections that would never time out here.
+    let addr = start(
+        store,
+        ServerLimits {
+            header_read_timeout: Duration::from_secs(3_600),
+            max_connections: Some(8),
+        },
+    )
+    .await;
+    let mut idle = Vec::new();
+    for _ in 0..32 {
+        idle.push(TcpStream::connect(addr).await.unwrap());
+    }
+
+    // Act
+    let health = request(addr, "GET", "/healthz", "").await;
+    let write = request(addr, "POST", "/nodes", r#"{"title": "still writing"}"#).await;
+
+    // Assert: served, and the oldest idle sockets were closed to make room.
+    assert!(health.starts_with("HTTP/1.1 200"), "{health}");
+    assert!(write.starts_with("HTTP/1.1 201"), "{write}");
+    assert!(closed_by_server(&mut idle[0]).await, "oldest idle socket");
+}
+
+macro_rules! on_both_databases {
+    ($($case:ident),* $(,)?) => {
+        mod sqlite { $(
+            #[sqlx::test(migrations = "migrations/sqlite")]
+            async fn $case(pool: sqlx::SqlitePool) {
+                super::$case(std::sync::Arc::new(super::SqliteStore::from_pool(pool))).await
+            }
+        )* }
+        mod postgres { $(
+            #[sqlx::test(migrations = "migrations/postgres")]
+            #[ignore = "needs PostgreSQL; scripts/test runs it with --include-ignored"]
+            async fn $case(pool: sqlx::PgPool) {
+                super::$case(std::sync::Arc::new(super::PgStore::from_pool(pool))).await
+            }
+        )* }
+    };
+}
+
+on_both_databases!(
+    a_connection_that_sends_no_request_head_is_closed,
+    at_the_connection_cap_idle_sockets_make_room_for_new_requests,
+);
