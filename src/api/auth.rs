@@ -1,5 +1,6 @@
 //! API keys (contract section 1): with keys configured, every route but `/healthz` and
-//! `/readyz` needs `Authorization: Bearer <key>`. Keys are compared as SHA-256 digests in
+//! `/readyz` needs `Authorization: Bearer <key>`. The review console's page and static files
+//! (`api::review`) are open too: they carry no data, and the page must load to ask for a key. Keys are compared as SHA-256 digests in
 //! constant time and never logged.
 
 use axum::extract::{Request, State};
@@ -37,7 +38,8 @@ pub fn authorised_key(state: &AppState, req: &Request) -> Option<[u8; 32]> {
 }
 
 pub async fn require_key(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    let open = matches!(req.uri().path(), "/healthz" | "/readyz");
+    let path = req.uri().path();
+    let open = matches!(path, "/healthz" | "/readyz") || super::review::is_public(path);
     if state.api_key_digests.is_empty() || open || authorised_key(&state, &req).is_some() {
         return next.run(req).await;
     }

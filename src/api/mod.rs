@@ -15,6 +15,7 @@ mod metrics;
 mod nodes;
 mod reports;
 mod resolve;
+pub mod review;
 mod sources;
 mod wake;
 
@@ -80,6 +81,7 @@ pub fn app(state: AppState) -> Router {
     );
     router
         .merge(SwaggerUi::new("/docs").url("/openapi.json", doc))
+        .merge(review::router())
         .fallback(|| async { ApiError::NoRoute.into_response() })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed.into_response() })
         .layer(from_fn_with_state(state.clone(), idempotency::idempotent))

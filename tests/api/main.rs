@@ -15,5 +15,6 @@ mod limits;
 mod nodes;
 mod reports;
 mod resolve;
+mod review;
 mod sources;
 mod wake;
