@@ -1,6 +1,7 @@
 //! API keys (contract section 1): with keys configured, every route but `/healthz` and
-//! `/readyz` needs `Authorization: Bearer <key>`. Keys are compared as SHA-256 digests in
-//! constant time and never logged.
+//! `/readyz` needs `Authorization: Bearer <key>`. The review console's page and static files
+//! (`api::review`) are open too: they carry no data, and the page must load to ask for a key.
+//! Keys are compared as SHA-256 digests in constant time and never logged.
 
 use std::sync::Arc;
 
@@ -60,7 +61,8 @@ impl ApiKeys {
 pub struct Caller(pub [u8; 32]);
 
 pub async fn require_key(State(keys): State<ApiKeys>, mut req: Request, next: Next) -> Response {
-    let open = matches!(req.uri().path(), "/healthz" | "/readyz");
+    let path = req.uri().path();
+    let open = matches!(path, "/healthz" | "/readyz") || super::review::is_public(path);
     if let Some(d) = keys.authorise(&req) {
         req.extensions_mut().insert(Caller(d));
         return next.run(req).await;

@@ -18,6 +18,7 @@ mod nodes;
 mod recall;
 mod reports;
 pub mod resolve;
+pub mod review;
 mod sources;
 mod wake;
 
@@ -85,6 +86,7 @@ pub fn app(state: AppState) -> Router {
     router
         .merge(crate::mcp::http::routes(&state))
         .merge(SwaggerUi::new("/docs").external_url_unchecked("/openapi.json", doc))
+        .merge(review::router())
         .fallback(|| async { ApiError::NoRoute.into_response() })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed.into_response() })
         .layer(from_fn_with_state(state.clone(), idempotency::idempotent))

@@ -20,5 +20,6 @@ mod races;
 mod recall;
 mod reports;
 mod resolve;
+mod review;
 mod sources;
 mod wake;

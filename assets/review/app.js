@@ -1,0 +1,942 @@
+// concord's review console. Talks only to concord's own routes: GET /conflicts,
+// GET /conflicts/{id}, GET /conflicts/stats, POST /conflicts/{id}/resolve,
+// POST /conflicts/{id}/revert, GET /conflicts/{id}/history, GET /sources, GET /events.
+(function () {
+  'use strict';
+
+  const D = window.ConcordDiff;
+  const $ = (id) => document.getElementById(id);
+  const STRATEGY_WORDS = {
+    new_is_current: 'new is current',
+    old_is_current: 'old is current',
+    keep_both: 'keep both',
+    merge: 'merge',
+  };
+  const KEY_STRATEGY = { 1: 'new_is_current', 2: 'old_is_current', 3: 'keep_both', 4: 'merge' };
+
+  // ---- state -------------------------------------------------------------------------------
+  const state = {
+    filters: { status: 'pending', type: '', label: '', order: 'oldest' },
+    pageSize: 50,       // ?limit= in the page's address changes it
+    items: [],          // loaded conflicts, in queue order
+    nextCursor: null,
+    pendingTotal: null,
+    selectedId: null,
+    pos: 0,             // queue position of the selection (kept when it leaves the list)
+    current: null,      // the conflict shown
+    credibility: new Map(),
+    undo: [],           // conflicts this tab resolved, newest last: { id, title }
+    mine: new Set(),    // ids this tab just resolved or reverted (their events are echoes)
+    lastEventId: null,
+    loadSeq: 0,
+  };
+
+  // ---- small helpers -----------------------------------------------------------------------
+  function el(tag, props, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(props || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === 'class') node.className = v;
+      else if (k === 'text') node.textContent = v;
+      else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v === true ? '' : v);
+    }
+    for (const c of children.flat()) {
+      if (c !== null && c !== undefined && c !== false) {
+        node.append(c instanceof Node ? c : String(c));
+      }
+    }
+    return node;
+  }
+
+  const words = (s) => (s || '').replace(/[-_]/g, ' ');
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+  function age(iso) {
+    const s = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
+    if (s < 60) return 'just now';
+    if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+    if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+    const d = Math.floor(s / 86400);
+    return d === 1 ? '1 day ago' : `${d} days ago`;
+  }
+
+  const when = (iso) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC') : '—');
+
+  function labelsOf(c) {
+    const all = new Set([...(c.old_node?.labels || []), ...(c.new_node?.labels || [])]);
+    return [...all];
+  }
+
+  function titleOf(c) {
+    return c.old_node?.title || c.new_node?.title || 'Untitled';
+  }
+
+  // ---- API access --------------------------------------------------------------------------
+  class Problem extends Error {
+    constructor(status, body) {
+      super(body?.detail || body?.title || `HTTP ${status}`);
+      this.status = status;
+      this.type = body?.type || '';
+      this.title = body?.title || `HTTP ${status}`;
+      this.detail = body?.detail || '';
+      this.body = body || {};
+    }
+  }
+
+  const apiKey = () => sessionStorage.getItem('concord.key');
+  let keyWaiters = [];
+
+  function authHeaders(extra) {
+    const h = Object.assign({ Accept: 'application/json' }, extra || {});
+    const k = apiKey();
+    if (k) h.Authorization = `Bearer ${k}`;
+    return h;
+  }
+
+  // Resolves once the reviewer has entered a key.
+  function askForKey(rejected) {
+    const dialog = $('key-dialog');
+    // Several calls may be waiting at once; a rejection stays said until a new key is entered.
+    if (rejected) {
+      $('key-why').textContent = 'That key was not accepted. Enter a valid API key; it is kept for this browser tab only.';
+    } else if (!dialog.open) {
+      $('key-why').textContent = 'This concord needs an API key. It is kept for this browser tab only.';
+    }
+    if (!dialog.open) {
+      closeDialogs();
+      dialog.showModal();
+      $('key-input').value = '';
+      $('key-input').focus();
+    }
+    return new Promise((resolve) => keyWaiters.push(resolve));
+  }
+
+  async function api(method, path, body) {
+    for (;;) {
+      const sentKey = apiKey();
+      const init = { method, headers: authHeaders(), cache: 'no-store' };
+      if (body !== undefined) {
+        init.headers['Content-Type'] = 'application/json';
+        init.body = JSON.stringify(body);
+      }
+      const res = await fetch(path, init);
+      if (res.status === 401) {
+        if (apiKey() === sentKey) {
+          sessionStorage.removeItem('concord.key');
+          await askForKey(Boolean(sentKey));
+        }
+        continue;
+      }
+      const text = await res.text();
+      let json = null;
+      try { json = text ? JSON.parse(text) : null; } catch (_) { json = null; }
+      if (!res.ok) throw new Problem(res.status, json);
+      return json;
+    }
+  }
+
+  // ---- problems and reports ----------------------------------------------------------------
+  function plain(p) {
+    const detail = p.detail ? ` ${p.detail}` : '';
+    switch (p.type) {
+      case '/problems/already-resolved': {
+        const cur = p.body.current;
+        const how = cur?.resolution ? ` as "${STRATEGY_WORDS[cur.resolution] || cur.resolution}"` : '';
+        return `Someone else already resolved this conflict${how}.${detail}`;
+      }
+      case '/problems/stale-conflict':
+        return `This conflict is out of date: the memory it would keep is no longer active.${detail}`;
+      case '/problems/not-found':
+        return `This conflict no longer exists.${detail}`;
+      case '/problems/validation': {
+        const errs = (p.body.errors || []).map((e) => `${e.pointer}: ${e.detail}`).join('; ');
+        return `concord did not accept that.${detail}${errs ? ` (${errs})` : ''}`;
+      }
+      case '/problems/not-resolved':
+        return `There is nothing to undo: this conflict is pending.${detail}`;
+      case '/problems/revert-conflict':
+        return `This resolution cannot be undone: later changes are in the way.${detail}`;
+      case '/problems/unavailable':
+      case '/problems/overloaded':
+      case '/problems/timeout':
+        return `concord could not do this right now; try again in a moment.${detail}`;
+      case '/problems/resolution-failed':
+        return `The resolution failed and nothing was changed; you can try again.${detail}`;
+      default:
+        return p instanceof Problem ? `${p.title}.${detail}` : `Could not reach concord (${p.message}).`;
+    }
+  }
+
+  function showProblem(prefix, err) {
+    $('problem-text').textContent = `${prefix}: ${plain(err)}`;
+    $('problem').hidden = false;
+  }
+
+  function clearProblem() {
+    $('problem').hidden = true;
+    $('problem-text').textContent = '';
+  }
+
+  function report(headline, actions) {
+    const box = $('report');
+    box.replaceChildren(el('p', { class: 'headline', text: headline }));
+    if (actions && actions.length) {
+      box.append(el('ul', { class: 'actions' }, actions.map((a) => el('li', { text: a.summary || a.action }))));
+    }
+  }
+
+  // ---- counts ------------------------------------------------------------------------------
+  let statsTimer = null;
+  function refreshStats() {
+    // Coalesced: a burst of events costs one request.
+    if (statsTimer) return;
+    statsTimer = setTimeout(async () => {
+      statsTimer = null;
+      try {
+        const s = await api('GET', '/conflicts/stats');
+        const oldest = s.oldest_pending_at ? `, oldest queued ${age(s.oldest_pending_at)}` : '';
+        $('counts').textContent = `${s.pending} pending · ${s.resolved} resolved${oldest}`;
+      } catch (e) {
+        $('counts').textContent = 'Counts unavailable';
+      }
+    }, 50);
+  }
+
+  async function refreshSources() {
+    try {
+      const res = await api('GET', '/sources');
+      state.credibility = new Map(res.items.map((s) => [s.source, s]));
+    } catch (_) {
+      // Credibility is shown as unknown; the queue still works.
+    }
+  }
+
+  // ---- queue -------------------------------------------------------------------------------
+  function queryString(extra) {
+    const f = state.filters;
+    const q = new URLSearchParams({ status: f.status, order: f.order, limit: String(state.pageSize) });
+    if (f.type) q.set('conflict_type', f.type);
+    if (f.label) q.set('label', f.label);
+    for (const [k, v] of Object.entries(extra || {})) q.set(k, v);
+    return q.toString();
+  }
+
+  function matchesFilters(c) {
+    const f = state.filters;
+    if (f.status !== 'all' && c.status !== f.status) return false;
+    if (f.type && c.conflict_type !== f.type) return false;
+    if (f.label && !labelsOf(c).includes(f.label.trim().toLowerCase())) return false;
+    return true;
+  }
+
+  async function loadQueue() {
+    const seq = ++state.loadSeq;
+    $('queue-summary').textContent = 'Loading…';
+    try {
+      const page = await api('GET', `/conflicts?${queryString()}`);
+      if (seq !== state.loadSeq) return;
+      state.items = page.items;
+      state.nextCursor = page.next_cursor;
+      state.pendingTotal = page.pending_total;
+      renderQueue();
+    } catch (e) {
+      if (seq !== state.loadSeq) return;
+      $('queue-summary').textContent = 'The queue could not be loaded.';
+      showProblem('Loading the queue', e);
+    }
+  }
+
+  async function loadMore() {
+    if (!state.nextCursor) return false;
+    try {
+      const page = await api('GET', `/conflicts?${queryString({ cursor: state.nextCursor })}`);
+      const known = new Set(state.items.map((c) => c.id));
+      state.items.push(...page.items.filter((c) => !known.has(c.id)));
+      state.nextCursor = page.next_cursor;
+      state.pendingTotal = page.pending_total;
+      renderQueue();
+      return page.items.length > 0;
+    } catch (e) {
+      showProblem('Loading more conflicts', e);
+      return false;
+    }
+  }
+
+  function queueItem(c) {
+    const rec = c.recommendation;
+    const recText = rec.strategy ? STRATEGY_WORDS[rec.strategy] : 'ask a person';
+    const labels = labelsOf(c);
+    const selected = c.id === state.selectedId;
+    return el('li', { 'data-id': c.id, class: selected ? 'selected' : null },
+      el('button', {
+        type: 'button',
+        class: 'item',
+        'aria-current': selected ? 'true' : null,
+        onclick: () => openConflict(c.id),
+      },
+      el('span', { class: 'item-title', text: titleOf(c) }),
+      el('span', { class: 'item-meta' },
+        el('span', { class: `type t-${c.conflict_type}`, text: words(c.conflict_type) }),
+        el('time', { datetime: c.created_at, title: when(c.created_at), text: age(c.created_at) }),
+        el('span', { class: 'rec', text: `→ ${recText}` }),
+        c.status !== 'pending' ? el('span', { class: 'status', text: c.status }) : null),
+      labels.length ? el('span', { class: 'labels' }, labels.map((l) => el('span', { class: 'label', text: l }))) : null));
+  }
+
+  function renderQueue() {
+    const list = $('queue-list');
+    list.replaceChildren(...state.items.map(queueItem));
+    const f = state.filters;
+    const shown = state.items.length;
+    const what = f.status === 'all' ? 'conflicts' : `${f.status} conflicts`;
+    let text = shown ? `${shown} ${what} shown` : `No ${what} match.`;
+    if (state.pendingTotal !== null && f.status !== 'resolved') text += ` · ${state.pendingTotal} pending match the filters`;
+    $('queue-summary').textContent = text;
+    $('more').hidden = !state.nextCursor;
+  }
+
+  function removeFromQueue(id) {
+    const i = state.items.findIndex((c) => c.id === id);
+    if (i < 0) return;
+    state.items.splice(i, 1);
+    if (i < state.pos) state.pos -= 1;
+    const li = $('queue-list').querySelector(`li[data-id="${id}"]`);
+    if (li) li.remove();
+    if (state.pendingTotal !== null && state.filters.status === 'pending') state.pendingTotal -= 1;
+    renderQueue();
+  }
+
+  function upsertQueue(c) {
+    const i = state.items.findIndex((x) => x.id === c.id);
+    if (!matchesFilters(c)) {
+      if (i >= 0) removeFromQueue(c.id);
+      return;
+    }
+    if (i >= 0) {
+      state.items[i] = c;
+    } else if (state.filters.order === 'newest') {
+      state.items.unshift(c);
+      if (state.selectedId) state.pos += 1;
+    } else if (!state.nextCursor) {
+      // Oldest first: it belongs after everything loaded, unless more pages wait before it.
+      let at = state.items.findIndex((x) => x.created_at > c.created_at);
+      if (at < 0) at = state.items.length;
+      state.items.splice(at, 0, c);
+      if (at <= state.pos && state.selectedId && state.selectedId !== c.id) state.pos += 1;
+    } else {
+      return;
+    }
+    renderQueue();
+  }
+
+  // ---- the conflict view -------------------------------------------------------------------
+  function bodyView(text, other, side, evidence) {
+    const { a, b } = side === 'old' ? D.diff(text, other) : D.diff(other, text);
+    const tokens = side === 'old' ? a : b;
+    const segs = D.segments(tokens, D.ranges(text, evidence));
+    const box = el('div', {
+      class: 'body', tabindex: '0', role: 'region',
+      'aria-label': `${side === 'old' ? 'Old' : 'New'} memory, full text`,
+    });
+    for (const s of segs) {
+      if (s.changed) {
+        box.append(el(side === 'old' ? 'del' : 'ins', { class: s.evidence ? 'evidence' : null, text: s.text }));
+      } else if (s.evidence) {
+        box.append(el('mark', { class: 'evidence', text: s.text }));
+      } else {
+        box.append(s.text);
+      }
+    }
+    return box;
+  }
+
+  function credibilityText(source) {
+    if (!source) return 'no source recorded';
+    const s = state.credibility.get(source);
+    if (!s) return 'no verdicts yet (0.50)';
+    return `${s.credibility.toFixed(2)} (upheld ${s.upheld}, contradicted ${s.contradicted})`;
+  }
+
+  function facts(rows) {
+    return el('dl', { class: 'facts' }, rows.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })]));
+  }
+
+  function sideView(c, side, evidence) {
+    const node = side === 'old' ? c.old_node : c.new_node;
+    const oldText = c.old_node ? c.old_node.body : '';
+    const newText = c.new_node ? c.new_node.body : (c.new_content || '');
+    const text = side === 'old' ? oldText : newText;
+    const other = side === 'old' ? newText : oldText;
+    const heading = side === 'old' ? 'Old memory' : 'New memory';
+    const rows = node
+      ? [
+        ['Title', node.title],
+        ['Source', node.source || '—'],
+        ['Credibility', credibilityText(node.source)],
+        ['Confidence', node.confidence.toFixed(2)],
+        ['Observed', when(node.observed_at)],
+        ['Labels', node.labels.length ? node.labels.join(', ') : '—'],
+        ['Memory type', node.memory_type],
+        ['State', node.state],
+      ]
+      : [['Stored as', side === 'new' && c.new_content !== null ? 'text only (no node yet)' : 'deleted since']];
+    return el('section', { class: `side ${side}`, 'aria-labelledby': `side-${side}` },
+      el('h3', { id: `side-${side}` }, heading, node ? null : el('span', { class: 'muted', text: ' (no node)' })),
+      facts(rows),
+      bodyView(text, other, side, evidence));
+  }
+
+  function decisionBar(c) {
+    const pending = c.status === 'pending';
+    const rec = c.recommendation.strategy;
+    const button = (key, strategy, label) => el('button', {
+      type: 'button',
+      class: rec === strategy ? 'decide recommended' : 'decide',
+      disabled: !pending,
+      'aria-keyshortcuts': key,
+      onclick: () => decide(strategy),
+    }, el('kbd', { text: key }), ` ${label}`);
+    return el('div', { class: 'decisions', role: 'group', 'aria-label': 'Decision' },
+      button('1', 'new_is_current', 'New is current'),
+      button('2', 'old_is_current', 'Old is current'),
+      button('3', 'keep_both', 'Keep both'),
+      button('4', 'merge', 'Merge…'),
+      el('label', { class: 'note' }, el('span', {}, el('kbd', { text: 'n' }), ' Note'),
+        el('input', { id: 'note', type: 'text', disabled: !pending, autocomplete: 'off', placeholder: 'sent with the decision' })),
+      el('button', { type: 'button', id: 'undo', 'aria-keyshortcuts': 'u', onclick: undo },
+        el('kbd', { text: 'u' }), ' Undo last'));
+  }
+
+  function resolutionView(c) {
+    if (c.status !== 'resolved') return null;
+    const how = STRATEGY_WORDS[c.resolution] || c.resolution;
+    const by = c.resolved_by ? ` by ${c.resolved_by}` : '';
+    return el('section', { class: 'resolved', 'aria-label': 'Resolution' },
+      el('p', { text: `Resolved as "${how}"${by} on ${when(c.resolved_at)}.` }),
+      c.note ? el('p', { text: `Note: ${c.note}` }) : null,
+      c.actions?.length ? el('ul', { class: 'actions' }, c.actions.map((a) => el('li', { text: a.summary }))) : null);
+  }
+
+  function renderConflict(c) {
+    const view = $('conflict');
+    const det = c.detection;
+    const rec = c.recommendation;
+    const evidence = D.quotes(det.explanation);
+    const recWhat = rec.strategy ? `"${STRATEGY_WORDS[rec.strategy]}"` : 'a person decides';
+    const signals = det.signals.length ? `, signals ${det.signals.map(words).join(', ')}` : '';
+    const parts = [
+      el('header', { class: 'conflict-head' },
+        el('button', { type: 'button', class: 'back', onclick: closeConflict }, '← Queue'),
+        el('h2', { id: 'conflict-title', tabindex: '-1' }, titleOf(c)),
+        el('p', { class: 'meta' },
+          el('span', { class: `type t-${c.conflict_type}`, text: words(c.conflict_type) }),
+          el('span', { class: `status s-${c.status}`, text: c.status }),
+          el('span', { text: `queued ${age(c.created_at)}`, title: when(c.created_at) }))),
+      el('p', { class: 'explanation' },
+        el('strong', { text: 'Why flagged: ' }),
+        `${det.explanation} (${det.tier} tier, probability ${det.probability.toFixed(2)}${signals})`),
+      el('p', { class: 'recommendation' },
+        el('strong', { text: 'Recommendation: ' }),
+        `${recWhat} (${words(rec.resolution)}). ${rec.reasoning}`),
+      c.note && c.status === 'pending' ? el('p', { class: 'queued-note', text: `Note when queued: ${c.note}` }) : null,
+      resolutionView(c),
+      el('p', { class: 'legend' }, 'Marked words differ between the sides: ',
+        el('del', { text: 'only in old' }), ', ', el('ins', { text: 'only in new' }), ', ',
+        el('mark', { class: 'evidence', text: 'quoted by the detector' }), '.'),
+      el('div', { class: 'sides' }, sideView(c, 'old', evidence), sideView(c, 'new', evidence)),
+      decisionBar(c),
+      el('section', { class: 'history', 'aria-labelledby': 'history-title' },
+        el('h3', { id: 'history-title', text: 'History' }),
+        el('div', { id: 'history-body' }, el('p', { class: 'muted', text: 'Loading…' }))),
+    ];
+    view.replaceChildren(...parts.filter(Boolean));
+    view.hidden = false;
+    $('empty').hidden = true;
+    document.body.classList.add('reading');
+    loadHistory(c.id);
+  }
+
+  async function loadHistory(id) {
+    let content;
+    try {
+      const h = await api('GET', `/conflicts/${id}/history`);
+      content = h.items.length
+        ? el('ol', { class: 'events' }, h.items.map((e) => el('li', {},
+          el('time', { datetime: e.at, text: when(e.at) }), ' ',
+          el('strong', { text: words(e.kind) }),
+          e.resolution ? ` "${STRATEGY_WORDS[e.resolution] || e.resolution}"` : '',
+          e.by ? ` by ${e.by}` : '',
+          e.note ? ` (note: ${e.note})` : '',
+          e.actions?.length ? el('ul', {}, e.actions.map((a) => el('li', { text: a.summary }))) : null)))
+        : el('p', { class: 'muted', text: 'No history yet.' });
+    } catch (e) {
+      const missing = e instanceof Problem && (e.status === 404 || e.status === 405);
+      content = el('p', { class: 'muted', text: missing ? 'History unavailable.' : `History could not be loaded: ${plain(e)}` });
+    }
+    if (state.current?.id !== id) return;
+    const box = $('history-body');
+    if (box) box.replaceChildren(content);
+  }
+
+  async function openConflict(id, opts) {
+    clearProblem();
+    const cached = state.items.find((c) => c.id === id);
+    state.selectedId = id;
+    const i = state.items.findIndex((c) => c.id === id);
+    if (i >= 0) state.pos = i;
+    let c = cached;
+    if (!c || opts?.fresh) {
+      try {
+        c = await api('GET', `/conflicts/${id}`);
+      } catch (e) {
+        showProblem('Opening the conflict', e);
+        return;
+      }
+    }
+    state.current = c;
+    history.replaceState(null, '', `${location.pathname}${location.search}#${id}`);
+    renderConflict(c);
+    for (const li of $('queue-list').children) {
+      const on = li.dataset.id === id;
+      li.classList.toggle('selected', on);
+      const b = li.querySelector('button');
+      if (on) b?.setAttribute('aria-current', 'true');
+      else b?.removeAttribute('aria-current');
+    }
+    if (!opts?.keepFocus) $('conflict-title').focus();
+  }
+
+  function closeConflict() {
+    state.current = null;
+    state.selectedId = null;
+    $('conflict').hidden = true;
+    $('empty').hidden = false;
+    document.body.classList.remove('reading');
+    history.replaceState(null, '', `${location.pathname}${location.search}`);
+    const first = $('queue-list').querySelector('li.selected button') || $('queue-list').querySelector('button');
+    if (first) first.focus();
+  }
+
+  // Opens the next (1) or previous (-1) conflict of the queue; false when there is none.
+  async function step(delta) {
+    let i = state.items.findIndex((c) => c.id === state.selectedId);
+    // The selection left the list (resolved): the next one slid into its place.
+    if (i < 0) i = delta > 0 ? state.pos - 1 : state.pos;
+    const j = Math.max(0, i + delta);
+    if (j >= state.items.length && state.nextCursor) await loadMore();
+    if (j >= state.items.length) return false;
+    await openConflict(state.items[j].id);
+    return true;
+  }
+
+  function showEmpty() {
+    state.current = null;
+    state.selectedId = null;
+    $('conflict').hidden = true;
+    const empty = $('empty');
+    empty.hidden = false;
+    empty.textContent = state.items.length
+      ? 'No more pending conflicts in this list.'
+      : 'The queue is empty. New conflicts appear here as they are queued.';
+    document.body.classList.remove('reading');
+    empty.focus();
+  }
+
+  // ---- deciding ----------------------------------------------------------------------------
+  function reviewer() {
+    return localStorage.getItem('concord.reviewer');
+  }
+
+  function askName() {
+    const dialog = $('name-dialog');
+    $('name-input').value = reviewer() || '';
+    dialog.showModal();
+    $('name-input').focus();
+    return new Promise((resolve) => {
+      const done = (ok) => {
+        $('name-form').onsubmit = null;
+        $('name-cancel').onclick = null;
+        dialog.onclose = null;
+        resolve(ok);
+      };
+      $('name-form').onsubmit = (ev) => {
+        ev.preventDefault();
+        const name = $('name-input').value.trim();
+        if (!name) return;
+        localStorage.setItem('concord.reviewer', name);
+        showReviewer();
+        dialog.close();
+        done(true);
+      };
+      $('name-cancel').onclick = () => { dialog.close(); };
+      dialog.onclose = () => done(Boolean(reviewer()));
+    });
+  }
+
+  function showReviewer() {
+    $('reviewer').textContent = reviewer() || '(no name yet)';
+  }
+
+  function mergeText(c) {
+    const day = new Date().toISOString().slice(0, 10);
+    const added = c.new_node ? c.new_node.body : (c.new_content || '');
+    return `${c.old_node ? c.old_node.body : ''}\n\n--- Merged (${day}) ---\n\n${added}`;
+  }
+
+  function editMerge(c) {
+    const dialog = $('merge-dialog');
+    const text = $('merge-text');
+    text.value = mergeText(c);
+    dialog.showModal();
+    text.focus();
+    text.setSelectionRange(0, 0);
+    return new Promise((resolve) => {
+      const done = (value) => {
+        $('merge-form').onsubmit = null;
+        dialog.onclose = null;
+        resolve(value);
+      };
+      $('merge-form').onsubmit = (ev) => {
+        ev.preventDefault();
+        const value = text.value;
+        dialog.close();
+        done(value);
+      };
+      $('merge-cancel').onclick = () => dialog.close();
+      dialog.onclose = () => done(null);
+    });
+  }
+
+  let busy = false;
+
+  async function decide(strategy) {
+    const c = state.current;
+    if (!c || busy) return;
+    if (c.status !== 'pending') {
+      report(`"${titleOf(c)}" is already resolved; there is nothing to decide.`);
+      return;
+    }
+    busy = true;
+    try {
+      if (!reviewer() && !(await askName())) return;
+      const body = { resolution: strategy, resolved_by: reviewer() };
+      const note = $('note')?.value.trim();
+      if (note) body.note = note;
+      if (strategy === 'merge') {
+        const merged = await editMerge(c);
+        if (merged === null) { $('conflict-title').focus(); return; }
+        body.merged_content = merged;
+      }
+      clearProblem();
+      state.mine.add(c.id);
+      let res;
+      try {
+        res = await api('POST', `/conflicts/${c.id}/resolve`, body);
+      } catch (e) {
+        state.mine.delete(c.id);
+        showProblem(`Resolving "${titleOf(c)}"`, e);
+        await recover(c.id);
+        return;
+      }
+      state.undo.push({ id: c.id, title: titleOf(c) });
+      const again = res.replayed ? ' (it already was; nothing changed)' : '';
+      report(`Resolved "${titleOf(c)}" as "${STRATEGY_WORDS[strategy]}"${again}:`, res.actions);
+      refreshStats();
+      refreshSources();
+      afterDecision(c.id);
+    } finally {
+      busy = false;
+    }
+  }
+
+  // The decided conflict leaves a pending queue; the view moves on to the next one.
+  async function afterDecision(id) {
+    const wasAt = state.items.findIndex((c) => c.id === id);
+    if (state.filters.status === 'pending') {
+      removeFromQueue(id);
+      if (wasAt >= 0) state.pos = wasAt;
+      state.selectedId = null;
+    } else {
+      try {
+        upsertQueue(await api('GET', `/conflicts/${id}`));
+      } catch (_) { /* the report already said what happened */ }
+    }
+    if (await step(1)) return;
+    // Past the end of the list: back to the first one still waiting.
+    const waiting = state.items.find((c) => c.status === 'pending' && c.id !== id);
+    if (waiting) await openConflict(waiting.id);
+    else showEmpty();
+  }
+
+  // After a problem: show the conflict as it is now, and fix the queue to match.
+  async function recover(id) {
+    refreshStats();
+    let fresh;
+    try {
+      fresh = await api('GET', `/conflicts/${id}`);
+    } catch (e) {
+      if (e instanceof Problem && e.status === 404) {
+        removeFromQueue(id);
+        if (state.current?.id === id) showEmpty();
+      }
+      return;
+    }
+    const stays = matchesFilters(fresh);
+    if (stays) upsertQueue(fresh);
+    else removeFromQueue(id);
+    if (state.current?.id === id) {
+      state.current = fresh;
+      renderConflict(fresh);
+      $('conflict-title').focus();
+    }
+  }
+
+  async function undo() {
+    const last = state.undo.pop();
+    if (!last) {
+      report('Nothing to undo: you have not resolved anything in this tab yet.');
+      return;
+    }
+    const body = {};
+    if (reviewer()) body.reverted_by = reviewer();
+    state.mine.add(last.id);
+    try {
+      const res = await api('POST', `/conflicts/${last.id}/revert`, body);
+      const how = STRATEGY_WORDS[res.reverted] || res.reverted;
+      report(`Undid "${how}" on "${last.title}"; it is pending again:`, res.actions);
+    } catch (e) {
+      state.mine.delete(last.id);
+      // This tab just resolved the conflict, so a 404 or 405 means the route itself is missing.
+      if (e instanceof Problem && (e.status === 404 || e.status === 405)) {
+        showProblem('Undo', new Problem(e.status, { title: 'Undo is not available on this concord', detail: '' }));
+      } else {
+        showProblem(`Undoing "${last.title}"`, e);
+      }
+      await recover(last.id);
+      return;
+    }
+    refreshStats();
+    refreshSources();
+    try {
+      const c = await api('GET', `/conflicts/${last.id}`);
+      upsertQueue(c);
+      await openConflict(c.id, { fresh: true });
+    } catch (e) {
+      showProblem('Reloading the conflict', e);
+    }
+  }
+
+  // ---- live updates ------------------------------------------------------------------------
+  function setLive(text, cls) {
+    const live = $('live');
+    live.textContent = text;
+    live.className = `live ${cls}`;
+  }
+
+  async function onEvent(kind, data) {
+    refreshStats();
+    const id = data.conflict_id;
+    if (state.mine.has(id)) {
+      state.mine.delete(id);
+      return;
+    }
+    if (kind === 'conflict.created' || kind === 'conflict.reverted') {
+      try {
+        upsertQueue(await api('GET', `/conflicts/${id}`));
+      } catch (_) { /* gone again already */ }
+    } else if (kind === 'conflict.resolved') {
+      if (state.filters.status === 'pending') removeFromQueue(id);
+      else {
+        try { upsertQueue(await api('GET', `/conflicts/${id}`)); } catch (_) { /* ignore */ }
+      }
+      if (state.current?.id === id) {
+        report(`"${titleOf(state.current)}" was just resolved elsewhere.`);
+        await recover(id);
+      }
+    }
+  }
+
+  // fetch-based Server-Sent Events reader: unlike EventSource it can send the Bearer key, and
+  // it resumes with Last-Event-ID after a drop.
+  async function stream() {
+    let attempt = 0;
+    let dropped = false;
+    for (;;) {
+      try {
+        const headers = authHeaders({ Accept: 'text/event-stream' });
+        if (state.lastEventId !== null) headers['Last-Event-ID'] = state.lastEventId;
+        const res = await fetch('/events', { headers, cache: 'no-store' });
+        if (res.status === 401) {
+          setLive('Live updates: waiting for an API key', 'off');
+          const sent = headers.Authorization ? headers.Authorization.slice(7) : null;
+          if (apiKey() === sent) {
+            sessionStorage.removeItem('concord.key');
+            await askForKey(Boolean(sent));
+          }
+          continue;
+        }
+        if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+        attempt = 0;
+        setLive(dropped ? 'Live updates reconnected' : 'Live updates on', 'on');
+        if (dropped) {
+          // Whatever changed while the stream was down came with Last-Event-ID; the counts too.
+          refreshStats();
+        }
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buf = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buf += value.replace(/\r\n?/g, '\n');
+          let cut;
+          while ((cut = buf.indexOf('\n\n')) >= 0) {
+            const block = buf.slice(0, cut);
+            buf = buf.slice(cut + 2);
+            dispatch(block);
+          }
+        }
+        throw new Error('the stream ended');
+      } catch (e) {
+        dropped = true;
+        attempt += 1;
+        const wait = Math.min(5000, 1000 * attempt);
+        setLive(`Live updates dropped; reconnecting (attempt ${attempt})…`, 'off');
+        await sleep(wait);
+      }
+    }
+  }
+
+  function dispatch(block) {
+    let kind = 'message';
+    let id = null;
+    const data = [];
+    for (const line of block.split('\n')) {
+      if (!line || line.startsWith(':')) continue;
+      const i = line.indexOf(':');
+      const field = i < 0 ? line : line.slice(0, i);
+      let value = i < 0 ? '' : line.slice(i + 1);
+      if (value.startsWith(' ')) value = value.slice(1);
+      if (field === 'event') kind = value;
+      else if (field === 'id') id = value;
+      else if (field === 'data') data.push(value);
+    }
+    if (id !== null) state.lastEventId = id;
+    if (!data.length) return;
+    let parsed;
+    try { parsed = JSON.parse(data.join('\n')); } catch (_) { return; }
+    onEvent(kind, parsed);
+  }
+
+  // ---- keyboard ----------------------------------------------------------------------------
+  function closeDialogs() {
+    for (const d of document.querySelectorAll('dialog[open]')) {
+      if (d.id !== 'key-dialog') d.close();
+    }
+  }
+
+  function onKey(ev) {
+    if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const t = ev.target;
+    const typing = t instanceof HTMLElement &&
+      (t.matches('input, textarea, select') || t.isContentEditable);
+    if (typing) {
+      if (ev.key === 'Escape' && t.id === 'note') {
+        t.blur();
+        $('conflict-title')?.focus();
+      }
+      return;
+    }
+    if (document.querySelector('dialog[open]')) return;
+    const k = ev.key;
+    if (KEY_STRATEGY[k]) {
+      if (state.current) { ev.preventDefault(); decide(KEY_STRATEGY[k]); }
+    } else if (k === 'n') {
+      const note = $('note');
+      if (note && !note.disabled) { ev.preventDefault(); note.focus(); }
+    } else if (k === 'j') {
+      ev.preventDefault(); step(1);
+    } else if (k === 'k') {
+      ev.preventDefault(); step(-1);
+    } else if (k === 'u') {
+      ev.preventDefault(); undo();
+    } else if (k === '?') {
+      ev.preventDefault(); $('help-dialog').showModal(); $('help-close').focus();
+    }
+  }
+
+  // ---- start -------------------------------------------------------------------------------
+  function readFilters() {
+    const form = $('filters');
+    state.filters = {
+      status: form.status.value,
+      type: form.type.value,
+      label: form.label.value.trim(),
+      order: form.order.value,
+    };
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(state.filters)) if (v) q.set(k, v);
+    if (state.pageSize !== 50) q.set('limit', state.pageSize);
+    history.replaceState(null, '', `${location.pathname}?${q}${location.hash}`);
+  }
+
+  function applyFiltersFromUrl() {
+    const q = new URLSearchParams(location.search);
+    const form = $('filters');
+    const size = Number(q.get('limit'));
+    if (Number.isInteger(size) && size >= 1 && size <= 200) state.pageSize = size;
+    for (const name of ['status', 'type', 'label', 'order']) {
+      const v = q.get(name);
+      if (v === null) continue;
+      const field = form.elements[name];
+      if (field.tagName === 'SELECT' && ![...field.options].some((o) => o.value === v)) continue;
+      field.value = v;
+    }
+    readFilters();
+  }
+
+  async function start() {
+    showReviewer();
+    applyFiltersFromUrl();
+    $('filters').addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      readFilters();
+      loadQueue();
+    });
+    $('filters').addEventListener('change', (ev) => {
+      if (ev.target.tagName === 'SELECT') { readFilters(); loadQueue(); }
+    });
+    $('more').addEventListener('click', loadMore);
+    $('problem-close').addEventListener('click', clearProblem);
+    $('help-button').addEventListener('click', () => { $('help-dialog').showModal(); $('help-close').focus(); });
+    $('help-close').addEventListener('click', () => $('help-dialog').close());
+    $('reviewer').addEventListener('click', () => askName());
+    $('key-form').addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const key = $('key-input').value.trim();
+      if (!key) return;
+      sessionStorage.setItem('concord.key', key);
+      $('key-dialog').close();
+      const waiting = keyWaiters;
+      keyWaiters = [];
+      waiting.forEach((r) => r());
+    });
+    // The key prompt cannot be dismissed: nothing works without a key.
+    $('key-dialog').addEventListener('cancel', (ev) => ev.preventDefault());
+    $('merge-text').addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
+        ev.preventDefault();
+        $('merge-form').requestSubmit();
+      }
+    });
+    document.addEventListener('keydown', onKey);
+
+    stream();
+    await Promise.all([loadQueue(), refreshSources()]);
+    refreshStats();
+    const wanted = location.hash.slice(1);
+    if (/^[0-9a-f-]{36}$/i.test(wanted)) await openConflict(wanted);
+  }
+
+  start();
+})();

@@ -1,0 +1,477 @@
+"""The review console (`GET /review`) end to end, in Chromium, against a running concord.
+Every page fixture also checks that the page asked no host but concord's own and raised no
+script error."""
+
+import datetime
+import os
+import re
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from conftest import API_KEY, Api, Server
+from playwright.sync_api import expect
+
+LONG_INTRO = " ".join(
+    f"Paragraph {i}: the cache sits in front of the catalogue service and is shared by every "
+    f"worker in the pool, so its settings matter for latency and for load on the database."
+    for i in range(1, 31)
+)
+
+
+def goto_queue(page, base, label, extra=""):
+    page.goto(f"{base}/review?label={label}{extra}")
+    expect(page.locator("#live")).to_have_text(re.compile("Live updates (on|reconnected)"))
+
+
+def item(page, title):
+    return page.locator("#queue-list li").filter(has_text=title)
+
+
+def open_item(page, title):
+    item(page, title).get_by_role("button").click()
+    expect(page.locator("#conflict-title")).to_have_text(title)
+    expect(page.locator("#conflict-title")).to_be_focused()
+
+
+def revert_route_exists(api, label):
+    """Whether this build has `POST /conflicts/{id}/revert` (issue 14): on a pending conflict
+    it answers 409 /problems/not-resolved; a build without the route answers 404 or 405."""
+    c = api.conflict(label, "The probe timeout is 3 seconds", "The probe timeout is 9 seconds")
+    r = api.call("POST", f"/conflicts/{c['id']}/revert", {})
+    if r.status in (404, 405):
+        return False
+    assert r.status == 409 and r.json["type"] == "/problems/not-resolved", r.text
+    api.post(f"/conflicts/{c['id']}/resolve", {"resolution": "keep_both"})
+    return True
+
+
+needs_revert = "POST /conflicts/{id}/revert is not in this build yet (issue 14)"
+
+
+def test_the_root_redirects_to_the_console_and_the_queue_loads_oldest_first(page, server, api, label):
+    # Arrange: three conflicts, oldest first.
+    titles = [f"Queue {n} {label}" for n in range(3)]
+    for n, t in enumerate(titles):
+        api.conflict(label, f"The pool size is {n + 2} workers", f"The pool size is {n + 20} workers", title=t)
+
+    # Act
+    page.goto(f"{server.base}/")
+    expect(page).to_have_url(re.compile(r"/review"))
+    page.get_by_label("Label", exact=True).fill(label)
+    page.get_by_role("button", name="Apply").click()
+
+    # Assert: order, type, recommendation, labels, counts.
+    items = page.locator("#queue-list li")
+    expect(items).to_have_count(3)
+    expect(items.locator(".item-title")).to_have_text(titles)
+    expect(items.first).to_contain_text("numeric mismatch")
+    expect(items.first).to_contain_text("just now")
+    expect(items.first).to_contain_text("→")
+    expect(items.first.locator(".label")).to_have_text([label])
+    stats = api.get("/conflicts/stats")
+    expect(page.locator("#counts")).to_contain_text(f"{stats['pending']} pending · {stats['resolved']} resolved")
+    expect(page.locator("#queue-summary")).to_contain_text("3 pending match")
+
+    # Newest first on request.
+    page.get_by_label("Order", exact=True).select_option("newest")
+    expect(items.locator(".item-title")).to_have_text(list(reversed(titles)))
+
+    # Status filter: none of them is resolved.
+    page.get_by_label("Status", exact=True).select_option("resolved")
+    expect(items).to_have_count(0)
+    expect(page.locator("#queue-summary")).to_contain_text("No resolved conflicts match")
+
+
+def test_the_queue_pages_through_the_cursor_and_j_k_move_between_conflicts(page, server, api, label):
+    # Arrange
+    titles = [f"Paged {n} {label}" for n in range(3)]
+    for n, t in enumerate(titles):
+        api.conflict(label, f"The batch size is {n + 2} rows", f"The batch size is {n + 40} rows", title=t)
+
+    # Act: two per page.
+    goto_queue(page, server.base, label, "&limit=2")
+    items = page.locator("#queue-list li")
+    expect(items).to_have_count(2)
+    page.get_by_role("button", name="Load more").click()
+
+    # Assert
+    expect(items.locator(".item-title")).to_have_text(titles)
+    expect(page.get_by_role("button", name="Load more")).to_be_hidden()
+    page.keyboard.press("j")
+    expect(page.locator("#conflict-title")).to_have_text(titles[0])
+    page.keyboard.press("j")
+    expect(page.locator("#conflict-title")).to_have_text(titles[1])
+    page.keyboard.press("k")
+    expect(page.locator("#conflict-title")).to_have_text(titles[0])
+    expect(items.first).to_have_class(re.compile("selected"))
+
+
+def test_a_conflict_shows_both_full_bodies_marks_the_difference_and_the_context(page, server, api, label):
+    # Arrange: long bodies that differ in one value, from two sources.
+    title = f"Cache TTL {label}"
+    old_body = f"{LONG_INTRO}\n\nThe cache TTL is 30 seconds."
+    new_body = f"{LONG_INTRO}\n\nThe cache TTL is 60 seconds."
+    api.node(title, old_body, [label, "cache"], source="file:docs/cache.md", confidence=0.7,
+             observed_at="2026-03-02T09:15:00.000Z", scope=label)
+    hit = api.node(title, new_body, [label, "cache"], source="agent:ops", confidence=0.9,
+                   observed_at="2026-06-01T14:00:00.000Z", scope=label)["conflicts"][0]
+    c = api.get(f"/conflicts/{hit['conflict_id']}")
+
+    # Act
+    goto_queue(page, server.base, label)
+    open_item(page, title)
+
+    # Assert: full bodies, side by side.
+    old_side = page.locator(".side.old")
+    new_side = page.locator(".side.new")
+    assert old_side.locator(".body").inner_text() == old_body
+    assert new_side.locator(".body").inner_text() == new_body
+    old_box = old_side.bounding_box()
+    new_box = new_side.bounding_box()
+    assert new_box["x"] > old_box["x"] + old_box["width"] / 2, "sides are not side by side"
+    # The word-level diff marks only what differs.
+    expect(old_side.locator("del")).to_have_text(["30"])
+    expect(new_side.locator("ins")).to_have_text(["60"])
+    # The detection explanation's quoted spans are highlighted.
+    expect(page.locator(".explanation")).to_contain_text(c["detection"]["explanation"])
+    expect(old_side.locator(".evidence")).not_to_have_count(0)
+    assert "30" in " ".join(old_side.locator(".evidence").all_inner_texts())
+    # Each side's provenance.
+    expect(old_side).to_contain_text("file:docs/cache.md")
+    expect(new_side).to_contain_text("agent:ops")
+    expect(old_side).to_contain_text("0.70")
+    expect(new_side).to_contain_text("0.90")
+    expect(old_side).to_contain_text("2026-03-02 09:15:00 UTC")
+    expect(old_side.locator(".facts")).to_contain_text("Credibility")
+    expect(old_side.locator(".facts")).to_contain_text("fact")
+    expect(old_side.locator(".facts")).to_contain_text("active")
+    expect(new_side.locator(".facts")).to_contain_text("cache")
+    # The recommendation with its reasoning, and a history panel.
+    expect(page.locator(".recommendation")).to_contain_text(c["recommendation"]["reasoning"])
+    expect(page.locator("#history-body")).not_to_have_text("Loading…")
+    shown = page.locator("#conflict").inner_text()
+    assert "null" not in shown and "undefined" not in shown, shown
+
+
+def decide_and_check_report(page, api, key, conflict_id, expected):
+    page.keyboard.press(key)
+    expect(page.locator("#report")).to_contain_text(f'as "{expected}"')
+    c = api.get(f"/conflicts/{conflict_id}")
+    assert c["status"] == "resolved"
+    summaries = [a["summary"] for a in c["actions"]]
+    assert summaries, c
+    for s in summaries:
+        expect(page.locator("#report")).to_contain_text(s)
+    return c
+
+
+def test_keys_1_2_3_resolve_and_the_database_agrees(recorded, server, api, label):
+    page = recorded.page
+    # Arrange
+    a = api.conflict(label, "The worker count is 4", "The worker count is 8", title=f"A {label}")
+    b = api.conflict(label, "The queue depth is 100", "The queue depth is 500", title=f"B {label}")
+    c = api.conflict(label, "The retry limit is 3", "The retry limit is 7", title=f"C {label}")
+    goto_queue(page, server.base, label)
+    open_item(page, f"A {label}")
+
+    # Act 1, with a note, and the reviewer's name asked once.
+    page.keyboard.press("n")
+    expect(page.locator("#note")).to_be_focused()
+    page.keyboard.type("checked the deploy log")
+    page.keyboard.press("Escape")
+    page.keyboard.press("1")
+    expect(page.locator("#name-dialog")).to_be_visible()
+    page.locator("#name-input").fill("Ada")
+    page.keyboard.press("Enter")
+    expect(page.locator("#report")).to_contain_text('as "new is current"')
+
+    # Assert 1: the old node is dormant, superseded by the new.
+    got = api.get(f"/conflicts/{a['id']}")
+    assert (got["resolution"], got["resolved_by"], got["note"]) == ("new_is_current", "Ada", "checked the deploy log")
+    assert api.get(f"/nodes/{a['old_node']['id']}")["state"] == "dormant"
+    for s in [x["summary"] for x in got["actions"]]:
+        expect(page.locator("#report")).to_contain_text(s)
+    # The view moved on to the next conflict, and the queue dropped the decided one.
+    expect(page.locator("#conflict-title")).to_have_text(f"B {label}")
+    expect(page.locator("#queue-list li")).to_have_count(2)
+
+    # Act + Assert 2: old is current; the name is not asked again.
+    got = decide_and_check_report(page, api, "2", b["id"], "old is current")
+    assert got["resolved_by"] == "Ada"
+    assert api.get(f"/nodes/{b['new_node']['id']}")["state"] == "dormant"
+    assert api.get(f"/nodes/{b['old_node']['id']}")["state"] == "active"
+    expect(page.locator("#conflict-title")).to_have_text(f"C {label}")
+
+    # Act + Assert 3: keep both; both stay active, linked by relates_to.
+    decide_and_check_report(page, api, "3", c["id"], "keep both")
+    assert api.get(f"/nodes/{c['old_node']['id']}")["state"] == "active"
+    assert api.get(f"/nodes/{c['new_node']['id']}")["state"] == "active"
+    edges = api.get(f"/nodes/{c['old_node']['id']}/edges?direction=out&kind=relates_to")
+    assert [e["target_id"] for e in edges["items"]] == [c["new_node"]["id"]]
+    expect(page.locator("#queue-list li")).to_have_count(0)
+    expect(page.locator("#empty")).to_contain_text("The queue is empty")
+    # Everything it asked for was concord's own API (the fixture checks no other host).
+    paths = {urlsplit(u).path for u in recorded.requests}
+    assert {"/review", "/review/app.js", "/review/diff.js", "/review/app.css", "/conflicts",
+            "/conflicts/stats", "/sources", "/events", f"/conflicts/{a['id']}/resolve"} <= paths, paths
+    stats = api.get("/conflicts/stats")
+    expect(page.locator("#counts")).to_contain_text(f"{stats['pending']} pending")
+
+
+def test_key_4_merges_with_the_prefilled_text_edited(page, server, api, label):
+    # Arrange
+    c = api.conflict(label, "The log level is info", "The log level is debug", title=f"Merge {label}")
+    goto_queue(page, server.base, label)
+    open_item(page, f"Merge {label}")
+
+    # Act: the editor opens with what the server would write.
+    page.keyboard.press("4")
+    editor = page.get_by_label("Merged text")
+    expect(editor).to_be_focused()
+    today = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    assert editor.input_value() == (
+        f"The log level is info\n\n--- Merged ({today}) ---\n\nThe log level is debug"
+    )
+    editor.fill("The log level is debug in staging and info in production.")
+    editor.press("Control+Enter")
+
+    # Assert
+    expect(page.locator("#report")).to_contain_text('as "merge"')
+    decided = api.get(f"/conflicts/{c['id']}")
+    assert decided["resolution"] == "merge"
+    assert decided["resolved_by"] == "Test Reviewer"
+    old = api.get(f"/nodes/{c['old_node']['id']}")
+    assert old["body"] == "The log level is debug in staging and info in production."
+    assert api.call("GET", f"/nodes/{c['new_node']['id']}").status == 404
+    for s in [x["summary"] for x in decided["actions"]]:
+        expect(page.locator("#report")).to_contain_text(s)
+
+
+def test_cancelling_the_merge_editor_changes_nothing(page, server, api, label):
+    c = api.conflict(label, "The shard count is 4", "The shard count is 16", title=f"Cancel {label}")
+    goto_queue(page, server.base, label)
+    open_item(page, f"Cancel {label}")
+
+    page.keyboard.press("4")
+    expect(page.locator("#merge-dialog")).to_be_visible()
+    page.keyboard.press("Escape")
+
+    expect(page.locator("#merge-dialog")).to_be_hidden()
+    expect(page.locator("#conflict-title")).to_be_focused()
+    assert api.get(f"/conflicts/{c['id']}")["status"] == "pending"
+
+
+def test_a_conflict_queued_through_the_api_appears_live(page, server, api, label):
+    # Arrange: an empty queue for this label, and a marker that a reload would erase.
+    goto_queue(page, server.base, label)
+    expect(page.locator("#queue-list li")).to_have_count(0)
+    page.evaluate("window.__notReloaded = true")
+
+    # Act
+    api.conflict(label, "The upload limit is 10 MB", "The upload limit is 25 MB", title=f"Live {label}")
+
+    # Assert
+    expect(item(page, f"Live {label}")).to_be_visible()
+    assert page.evaluate("window.__notReloaded") is True
+    open_item(page, f"Live {label}")
+    expect(page.locator(".side.new ins")).to_have_text(["25"])
+
+
+def test_a_409_from_a_conflict_resolved_elsewhere_is_shown_and_the_view_recovers(page, server, api, label):
+    # Arrange: this page's live stream is cut (so it cannot learn of the other decision first).
+    c = api.conflict(label, "The backup hour is 2", "The backup hour is 4", title=f"Elsewhere {label}")
+    page.route("**/events", lambda route: route.abort())
+    page.goto(f"{server.base}/review?label={label}")
+    expect(page.locator("#live")).to_contain_text("Live updates dropped; reconnecting")
+    open_item(page, f"Elsewhere {label}")
+    api.post(f"/conflicts/{c['id']}/resolve", {"resolution": "keep_both", "resolved_by": "Grace"})
+
+    # Act
+    page.keyboard.press("1")
+
+    # Assert: plain words with the server's detail, then the current state.
+    problem = page.locator("#problem")
+    expect(problem).to_be_visible()
+    expect(problem).to_contain_text('Someone else already resolved this conflict as "keep both"')
+    expect(page.locator(".resolved")).to_contain_text('Resolved as "keep both" by Grace')
+    expect(page.get_by_role("button", name="1 New is current")).to_be_disabled()
+    expect(page.locator("#queue-list li")).to_have_count(0)
+    assert api.get(f"/conflicts/{c['id']}")["resolution"] == "keep_both"
+
+    # The stream comes back and says so.
+    page.unroute("**/events")
+    expect(page.locator("#live")).to_have_text("Live updates reconnected", timeout=20_000)
+
+
+def test_a_stale_conflict_409_is_shown_in_plain_words(page, server, api, label):
+    # Arrange: the old node went dormant elsewhere, so "old is current" cannot hold.
+    c = api.conflict(label, "The cron runs at 01:00", "The cron runs at 03:00", title=f"Stale {label}")
+    goto_queue(page, server.base, label)
+    open_item(page, f"Stale {label}")
+    api.ok("PATCH", f"/nodes/{c['old_node']['id']}", {"state": "dormant"})
+
+    # Act
+    page.keyboard.press("2")
+
+    # Assert
+    expect(page.locator("#problem")).to_contain_text("This conflict is out of date")
+    expect(page.locator(".side.old .facts")).to_contain_text("dormant")
+    assert api.get(f"/conflicts/{c['id']}")["status"] == "pending"
+
+
+def test_u_undoes_the_last_resolution(page, server, api, label):
+    if not revert_route_exists(api, f"{label}p"):
+        pytest.skip(needs_revert)
+    # Arrange
+    c = api.conflict(label, "The page size is 20", "The page size is 50", title=f"Undo {label}")
+    goto_queue(page, server.base, label)
+    open_item(page, f"Undo {label}")
+    page.keyboard.press("1")
+    expect(page.locator("#report")).to_contain_text('as "new is current"')
+    assert api.get(f"/nodes/{c['old_node']['id']}")["state"] == "dormant"
+
+    # Act
+    page.keyboard.press("u")
+
+    # Assert
+    expect(page.locator("#report")).to_contain_text("Undid")
+    expect(page.locator("#conflict-title")).to_have_text(f"Undo {label}")
+    assert api.get(f"/conflicts/{c['id']}")["status"] == "pending"
+    assert api.get(f"/nodes/{c['old_node']['id']}")["state"] == "active"
+    expect(item(page, f"Undo {label}")).to_be_visible()
+
+
+def test_the_history_panel_lists_resolutions_and_reverts(page, server, api, label):
+    if not revert_route_exists(api, f"{label}p"):
+        pytest.skip(needs_revert)
+    # Arrange: resolved, reverted, and resolved again, all through the API.
+    c = api.conflict(label, "The quota is 100 calls", "The quota is 200 calls", title=f"History {label}")
+    api.post(f"/conflicts/{c['id']}/resolve", {"resolution": "new_is_current", "resolved_by": "Ada"})
+    api.post(f"/conflicts/{c['id']}/revert", {"reverted_by": "Grace"})
+    api.post(f"/conflicts/{c['id']}/resolve", {"resolution": "keep_both", "resolved_by": "Lin"})
+
+    # Act
+    page.goto(f"{server.base}/review?status=all&label={label}#{c['id']}")
+
+    # Assert: oldest first (a leading "queued" entry is allowed).
+    events = page.locator("#history-body ol.events > li")
+    expect(events.filter(has_text="Lin")).to_have_count(1)
+    texts = [t for t in events.all_inner_texts() if not t.split(" UTC ")[-1].startswith("queued")]
+    assert len(texts) == 3, texts
+    assert "resolved" in texts[0] and "Ada" in texts[0] and "new is current" in texts[0], texts
+    assert "reverted" in texts[1] and "Grace" in texts[1], texts
+    assert "resolved" in texts[2] and "Lin" in texts[2] and "keep both" in texts[2], texts
+
+
+def test_without_the_revert_route_undo_and_history_say_so(page, server, api, label):
+    if revert_route_exists(api, f"{label}p"):
+        pytest.skip("this build has the revert route; the tests above cover undo and history")
+    api.conflict(label, "The lease is 10 minutes", "The lease is 30 minutes", title=f"NoUndo {label}")
+    goto_queue(page, server.base, label)
+    open_item(page, f"NoUndo {label}")
+    expect(page.locator("#history-body")).to_have_text("History unavailable.")
+
+    page.keyboard.press("1")
+    expect(page.locator("#report")).to_contain_text('as "new is current"')
+    page.keyboard.press("u")
+
+    expect(page.locator("#problem")).to_contain_text("Undo is not available")
+
+
+def test_the_key_prompt_guards_the_console_when_keys_are_set(make_page, keyed_server):
+    # Arrange
+    rec = make_page(keyed_server.base)
+    page = rec.page
+    keyed = Api(keyed_server.base, key=API_KEY)
+    label = f"k{uuid.uuid4().hex[:8]}"
+
+    # Act: the page itself loads without a key and asks for one.
+    page.goto(f"{keyed_server.base}/review?label={label}")
+    dialog = page.locator("#key-dialog")
+    expect(dialog).to_be_visible()
+    expect(page.get_by_label("Key", exact=True)).to_be_focused()
+    page.get_by_label("Key", exact=True).fill("wrong-key")
+    page.keyboard.press("Enter")
+    expect(dialog).to_contain_text("That key was not accepted")
+    page.get_by_label("Key", exact=True).fill(API_KEY)
+    page.keyboard.press("Enter")
+
+    # Assert: the console works with the key, live updates included.
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#live")).to_have_text(re.compile("Live updates (on|reconnected)"))
+    keyed.conflict(label, "The timeout is 5 s", "The timeout is 9 s", title=f"Keyed {label}")
+    expect(item(page, f"Keyed {label}")).to_be_visible()
+    assert page.evaluate("sessionStorage.getItem('concord.key')") == API_KEY
+    assert page.evaluate("Object.keys(localStorage).filter(k => localStorage.getItem(k).includes('browser-test'))") == []
+    # The API itself still refuses a keyless caller.
+    assert Api(keyed_server.base).call("GET", "/conflicts").status == 401
+
+
+def test_help_lists_the_keys(page, server, label):
+    goto_queue(page, server.base, label)
+    page.keyboard.press("?")
+    expect(page.locator("#help-dialog")).to_be_visible()
+    expect(page.locator("#help-dialog")).to_contain_text("undo your last resolution")
+    page.keyboard.press("Escape")
+    expect(page.locator("#help-dialog")).to_be_hidden()
+
+
+SHOTS = os.environ.get("SCREENSHOT_DIR")
+
+
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory):
+    """A server of its own holding only the example content, the same every run, so the
+    pictures change only when the page does."""
+    s = Server(f"sqlite://{tmp_path_factory.mktemp('shots')}/demo.db")
+    seed_demo(Api(s.base), "demo")
+    yield s
+    s.stop()
+
+
+@pytest.mark.skipif(not SHOTS, reason="SCREENSHOT_DIR not set")
+@pytest.mark.parametrize("width,height,name", [(1280, 900, "desktop"), (390, 844, "phone")])
+def test_screenshots_of_the_queue_and_a_conflict(make_page, demo_server, width, height, name):
+    # Arrange
+    page = make_page(base=demo_server.base, width=width, height=height).page
+    out = Path(SHOTS)
+
+    # Act + Assert: both views render at this width, with nothing wider than the screen.
+    page.goto(f"{demo_server.base}/review")
+    expect(page.locator("#live")).to_have_text("Live updates on")
+    expect(page.locator("#queue-list li")).to_have_count(3)
+    expect(page.locator("#counts")).to_have_text("3 pending · 0 resolved, oldest queued just now")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.screenshot(path=str(out / f"review-queue-{name}.png"), full_page=True)
+    open_item(page, "Cache TTL")
+    expect(page.locator(".side.new ins").first).to_have_text("60")
+    page.locator("#conflict-title").evaluate("e => e.blur()")
+    page.screenshot(path=str(out / f"review-conflict-{name}.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def seed_demo(api, label):
+    def pair(title, old, new, old_src, new_src, old_at, new_at, labels):
+        api.node(title, old, [label, *labels], source=old_src, observed_at=old_at, confidence=0.7)
+        r = api.node(title, new, [label, *labels], source=new_src, observed_at=new_at, confidence=0.9)
+        assert r.get("conflicts"), title
+
+    pair("Cache TTL",
+         "The catalogue cache sits in front of the pricing service. The cache TTL is 30 seconds, "
+         "set when prices changed hourly.",
+         "The catalogue cache sits in front of the pricing service. The cache TTL is 60 seconds, "
+         "after the move to nightly price updates.",
+         "file:docs/cache.md", "agent:ops-review", "2026-03-02T09:15:00.000Z",
+         "2026-06-01T14:00:00.000Z", ["cache"])
+    pair("Deploy region",
+         "Production deploys go to the region us-east-1.",
+         "Production deploys go to the region eu-west-1 instead of us-east-1.",
+         "wiki:runbook", "chat:platform-team", "2026-01-10T08:00:00.000Z",
+         "2026-05-20T16:30:00.000Z", ["deploy"])
+    pair("Streaming uploads",
+         "The upload service supports streaming uploads.",
+         "The upload service does not support streaming uploads.",
+         "file:README.md", "agent:support", "2026-02-14T11:00:00.000Z",
+         "2026-04-03T10:45:00.000Z", ["uploads"])
