@@ -44,6 +44,7 @@ impl RecallQuery {
         if query.is_empty() || query.chars().count() > 500 {
             e.add(query_pointer, "must be 1..500 characters");
         }
+        crate::domain::validate::check_text(&mut e, query_pointer, &query);
         let limit = limit.unwrap_or(DEFAULT_LIMIT);
         if !(1..=MAX_LIMIT).contains(&limit) {
             e.add("/limit", format!("must be between 1 and {MAX_LIMIT}"));

@@ -39,6 +39,7 @@ impl TopicCheck {
         if topic.is_empty() || topic.chars().count() > 500 {
             e.add("/topic", "must be 1..500 characters");
         }
+        crate::domain::validate::check_text(&mut e, "/topic", &topic);
         let limit = limit.unwrap_or(20);
         if !(2..=50).contains(&limit) {
             e.add("/limit", "must be between 2 and 50");
