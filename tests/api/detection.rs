@@ -11,6 +11,7 @@ crate::on_both_databases!(
     check_reports_without_writing_and_verdicts_are_remembered,
     chinese_negation_is_detected,
     value_layer_labels_escalate_to_a_human,
+    a_numbered_subject_is_contradicted_only_by_its_own_fact,
 );
 
 async fn write(app: &TestApp, uri: &str, body: Value) -> Value {
@@ -194,4 +195,32 @@ async fn value_layer_labels_escalate_to_a_human(app: TestApp) {
     let rec = &r["conflicts"][0]["recommendation"];
     assert_eq!(rec["resolution"], "escalate-to-user");
     assert_eq!(rec["strategy"], Value::Null);
+}
+
+fn ttl_fact(service: u32, value: u32) -> Value {
+    json!({"title": "Cache ttl", "body": format!("The cache ttl for service {service} is {value} units.")})
+}
+
+/// The number in "service 3" names the subject: among 2,000 facts that differ only in it, a
+/// changed value contradicts its own service's fact and no other.
+async fn a_numbered_subject_is_contradicted_only_by_its_own_fact(app: TestApp) {
+    // Arrange
+    let mut ids = Vec::new();
+    for n in 0..2_000 {
+        let stored = write(&app, "/nodes?detect=false", ttl_fact(n, 9_000 + n)).await;
+        ids.push(stored["node"]["id"].clone());
+    }
+
+    // Act
+    let changed = write(&app, "/nodes", ttl_fact(3, 7_777)).await;
+    let new_service = write(&app, "/nodes", ttl_fact(2_500, 11_500)).await;
+
+    // Assert
+    let hits = changed["conflicts"]
+        .as_array()
+        .expect("the changed fact conflicts");
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(hits[0]["old_node_id"], ids[3]);
+    assert_eq!(hits[0]["conflict_type"], "numeric-mismatch");
+    assert!(new_service.get("conflicts").is_none(), "{new_service}");
 }

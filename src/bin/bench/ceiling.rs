@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use concord::config::Settings;
 use concord::detect::{Detector, MAX_CANDIDATES, Probe};
-use concord::domain::contradiction::index_tokens;
+use concord::domain::contradiction::{index_tokens, subject_names};
 use concord::domain::plan::Resolve;
 use concord::store::{self, CandidateQuery, Store};
 use uuid::Uuid;
@@ -147,6 +147,7 @@ async fn steps(
         scope: node.scope.clone(),
         memory_type: node.memory_type.clone(),
         tokens,
+        names: subject_names(probe.title, probe.body),
         labels: node.labels.clone(),
         with_embedding: false,
         limit: MAX_CANDIDATES,

@@ -232,6 +232,21 @@ pub fn index_tokens(title: &str, body: &str) -> Vec<String> {
     tokens::index_tokens(title, body)
 }
 
+/// Numbers among the index tokens that name the memory's subject ("3" in "the cache ttl for
+/// service 3"): candidates are looked up by them like words, since facts about numbered
+/// subjects differ in nothing else.
+pub fn subject_names(title: &str, body: &str) -> Vec<String> {
+    let text = format!("{title} {body}");
+    let tokens = tokens::tokenize(&text);
+    let mut out: Vec<String> = (0..tokens.len())
+        .filter(|&i| values::names_subject(&tokens, &text, i))
+        .map(|i| tokens[i].norm.clone())
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// The text analysed for a memory: the title is dropped when the body already starts with it,
 /// so a title derived from the body does not duplicate its words in the alignment.
 fn memory_text(m: &Memory) -> String {

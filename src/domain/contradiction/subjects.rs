@@ -29,6 +29,7 @@ use super::align::{Alignment, Hunk};
 use super::lexicon;
 use super::signals::{At, Side};
 use super::tokens::Kind;
+use super::values;
 
 /// Nouns after which the preceding word names a deployment location ("the eu cluster").
 const LOCATION_HEADS: &[&str] = &[
@@ -82,6 +83,9 @@ pub fn is_identifier(side: &Side, i: usize) -> bool {
     }
     if lexicon::is_environment(&t.norm) || location_word(side, i) {
         return true;
+    }
+    if t.kind == Kind::Number {
+        return values::names_subject(&side.tokens, side.text, i);
     }
     if !is_word(side, i) {
         return false;
@@ -346,6 +350,9 @@ fn identifiers(side: &Side) -> HashSet<String> {
         if plain && (run.len() > 1 || single) {
             let (s, e) = (side.tokens[i].start, side.tokens[j].end);
             out.insert(side.text[s..e].to_lowercase());
+        } else if i > 0 && values::names_subject(&side.tokens, side.text, i) {
+            // "service 3": the number is only an identifier together with its noun.
+            out.insert(format!("{} {}", side.tokens[i - 1].stem, t.norm));
         }
         i = j + 1;
     }

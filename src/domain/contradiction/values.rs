@@ -120,8 +120,9 @@ fn read_raw(tokens: &[Token], text: &str, i: usize) -> Option<Raw> {
     Some(quantity(tokens, text, i, n, suffix))
 }
 
-/// Numbers that are parts of names or clock times ("COVID-19", "11:30") or a day of a month
-/// without a year ("April 15") are not quantities. Called after full dates were tried.
+/// Numbers that are parts of names or clock times ("COVID-19", "11:30"), a day of a month
+/// without a year ("April 15"), or a number naming its noun ("service 3") are not quantities.
+/// Called after full dates were tried.
 fn is_label_part(tokens: &[Token], text: &str, i: usize) -> bool {
     let t = &tokens[i];
     let glued = |a: &Token, b: &Token, sep: &str| text[a.end..b.start] == *sep;
@@ -134,7 +135,51 @@ fn is_label_part(tokens: &[Token], text: &str, i: usize) -> bool {
         && t.norm.len() <= 4
         && (prev.is_some_and(|p| month(&p.norm).is_some())
             || next.is_some_and(|n| month(&n.norm).is_some()));
-    named || clock || day
+    named || clock || day || names_subject(tokens, text, i)
+}
+
+/// Words that introduce a noun phrase: a numbered noun right after one of these is a name
+/// ("for service 3", "in room 12"), while after a verb the number counts ("won 3 titles").
+const NOUN_OPENERS: &[&str] = &[
+    "the", "a", "an", "for", "of", "in", "on", "at", "to", "from", "with", "by", "each", "every",
+    "per", "and", "or", "this", "that", "our", "their", "its", "his", "her", "my", "your",
+];
+
+/// Whether the integer at `i` is the number of the noun before it, which it names: "service 3",
+/// "Room 12", "Terminal 2". The noun is capitalised or opens a noun phrase, the number has no
+/// unit or grouping, and no counted noun follows it ("the ward 3 beds" is not a name).
+pub fn names_subject(tokens: &[Token], text: &str, i: usize) -> bool {
+    let t = &tokens[i];
+    if t.kind != Kind::Number || !t.norm.chars().all(|c| c.is_ascii_digit()) || i == 0 {
+        return false;
+    }
+    let noun = &tokens[i - 1];
+    let plain_gap = |a: &Token, b: &Token| text[a.end..b.start].chars().all(char::is_whitespace);
+    let is_noun = noun.kind == Kind::Word
+        && noun.is_content()
+        && plain_gap(noun, t)
+        && month(&noun.norm).is_none()
+        && number_word(&noun.norm).is_none()
+        && scale_word(&noun.norm).is_none()
+        && unit(&noun.norm).is_none();
+    if !is_noun {
+        return false;
+    }
+    let capitalised = text[noun.start..noun.end]
+        .chars()
+        .next()
+        .is_some_and(char::is_uppercase);
+    let opened = match i.checked_sub(2).map(|p| &tokens[p]) {
+        None => true,
+        Some(p) => {
+            NOUN_OPENERS.contains(&p.norm.as_str())
+                || text[p.end..noun.start].contains(['.', '!', '?', '\n', ',', ':', ';', '('])
+        }
+    };
+    let counts_next = tokens
+        .get(i + 1)
+        .is_some_and(|n| n.is_content() && plain_gap(t, n) && !text[t.end..n.start].is_empty());
+    (capitalised || opened) && !counts_next && !currency_precedes(text, t.start)
 }
 
 fn version_of(word: &str) -> Option<String> {

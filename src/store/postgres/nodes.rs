@@ -375,7 +375,11 @@ const MAX_QUERY_TOKENS: usize = 12;
 /// The new text's rarest tokens, by PostgreSQL's own statistics of the `tsvector` column
 /// (`ANALYZE` keeps the frequencies of its most common elements; a token not listed is rarer
 /// than the least common one listed). Without statistics every token is used.
-async fn rarest(conn: &mut PgConnection, tokens: &[String]) -> StoreResult<Vec<String>> {
+async fn rarest(
+    conn: &mut PgConnection,
+    tokens: &[String],
+    names: &[String],
+) -> StoreResult<Vec<String>> {
     if tokens.is_empty() {
         return Ok(Vec::new());
     }
@@ -419,6 +423,7 @@ async fn rarest(conn: &mut PgConnection, tokens: &[String]) -> StoreResult<Vec<S
         .collect();
     Ok(rarest_tokens(
         &stats,
+        names,
         RANKING_BUDGET,
         MIN_QUERY_TOKENS,
         MAX_QUERY_TOKENS,
@@ -428,7 +433,7 @@ async fn rarest(conn: &mut PgConnection, tokens: &[String]) -> StoreResult<Vec<S
 pub async fn candidates(pool: &PgPool, q: CandidateQuery) -> StoreResult<Vec<Candidate>> {
     let mut conn = pool.acquire().await?;
     let mut out: Vec<Candidate> = Vec::new();
-    let tokens = rarest(&mut conn, &q.tokens).await?;
+    let tokens = rarest(&mut conn, &q.tokens, &q.names).await?;
     if !tokens.is_empty() {
         let rows = sqlx::query(CANDIDATES_BY_TOKENS)
             .bind(tsquery(&tokens, " | "))

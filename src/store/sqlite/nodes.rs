@@ -391,7 +391,11 @@ const MIN_QUERY_TOKENS: usize = 2;
 const MAX_QUERY_TOKENS: usize = 12;
 
 /// The new text's rarest tokens, by the index's own document frequencies.
-async fn rarest(conn: &mut SqliteConnection, tokens: &[String]) -> StoreResult<Vec<String>> {
+async fn rarest(
+    conn: &mut SqliteConnection,
+    tokens: &[String],
+    names: &[String],
+) -> StoreResult<Vec<String>> {
     if tokens.is_empty() {
         return Ok(Vec::new());
     }
@@ -407,6 +411,7 @@ async fn rarest(conn: &mut SqliteConnection, tokens: &[String]) -> StoreResult<V
         .collect::<StoreResult<Vec<_>>>()?;
     Ok(rarest_tokens(
         &stats,
+        names,
         RANKING_BUDGET,
         MIN_QUERY_TOKENS,
         MAX_QUERY_TOKENS,
@@ -417,7 +422,7 @@ pub async fn candidates(pool: &SqlitePool, q: CandidateQuery) -> StoreResult<Vec
     let mut conn = pool.acquire().await?;
     let exclude = q.exclude.map(|id| id.to_string());
     let mut out: Vec<Candidate> = Vec::new();
-    let tokens = rarest(&mut conn, &q.tokens).await?;
+    let tokens = rarest(&mut conn, &q.tokens, &q.names).await?;
     if !tokens.is_empty() {
         let rows = sqlx::query(CANDIDATES_BY_TOKENS)
             .bind(fts_any(&tokens))
