@@ -127,6 +127,31 @@ fn opens_sentence(side: &Side, at: usize) -> bool {
     opens(side, at, |s, i| gap_has(s, i, SENTENCE_BREAKS))
 }
 
+/// Whether the span `r` is the subject of its sentence: only determiners before it, and no
+/// definite description after it. "*Frank* is based in London" is about Frank; in
+/// "*Buddhism* is the official religion" the subject is the value of a unique role.
+pub fn opens_subject(side: &Side, r: Range<usize>) -> bool {
+    const DETERMINERS: &[&str] = &["the", "a", "an", "this", "that", "our", "my", "your"];
+    let first = &side.tokens[r.start].norm;
+    if r.len() > 3 || lexicon::is_reference_word(first) {
+        return false;
+    }
+    let mut i = r.start;
+    while i > 0 && !gap_has(side, i - 1, SENTENCE_BREAKS) {
+        i -= 1;
+        if !DETERMINERS.contains(&side.tokens[i].norm.as_str()) {
+            return false;
+        }
+    }
+    let next = |k: usize| side.tokens.get(r.end + k).map(|t| t.norm.as_str());
+    let copula = matches!(next(0), Some("is" | "was" | "are" | "were"));
+    let aside = side
+        .tokens
+        .get(r.end)
+        .is_some_and(|t| side.text[side.tokens[r.end - 1].end..t.start].contains('('));
+    !(aside || (copula && next(1) == Some("the")))
+}
+
 fn opens(side: &Side, at: usize, stop: fn(&Side, usize) -> bool) -> bool {
     let mut i = at;
     while i > 0 && !stop(side, i - 1) {

@@ -18,12 +18,14 @@ pub enum Class {
     Money,
     Date,
     Version,
+    /// A time of day, in minutes after midnight.
+    Clock,
 }
 
 impl Class {
     /// Dates and versions are temporal facts; the rest are quantities.
     pub fn is_temporal(self) -> bool {
-        matches!(self, Class::Date | Class::Version)
+        matches!(self, Class::Date | Class::Version | Class::Clock)
     }
 }
 
@@ -93,7 +95,7 @@ pub fn extract(tokens: &[Token], text: &str) -> Vec<Value> {
 
 fn read_raw(tokens: &[Token], text: &str, i: usize) -> Option<Raw> {
     let t = &tokens[i];
-    if let Some(raw) = read_date(tokens, text, i) {
+    if let Some(raw) = read_date(tokens, text, i).or_else(|| read_clock(tokens, text, i)) {
         return Some(raw);
     }
     if is_label_part(tokens, text, i) {
@@ -118,6 +120,41 @@ fn read_raw(tokens: &[Token], text: &str, i: usize) -> Option<Raw> {
     let (digits, suffix) = t.norm.split_at(split.unwrap_or(t.norm.len()));
     let n = parse_number(digits)?;
     Some(quantity(tokens, text, i, n, suffix))
+}
+
+/// A time of day: "9:30", "10:00", "14:05", "9:30 pm". Times of day are values ("Standup is at
+/// 9:30" / "at 10:00"), never quantities or names.
+fn read_clock(tokens: &[Token], text: &str, i: usize) -> Option<Raw> {
+    let (h, m) = (&tokens[i], tokens.get(i + 1)?);
+    let whole = |t: &Token| t.kind == Kind::Number && t.norm.chars().all(|c| c.is_ascii_digit());
+    if !whole(h) || !whole(m) || &text[h.end..m.start] != ":" || m.norm.len() != 2 {
+        return None;
+    }
+    if i > 0 && &text[tokens[i - 1].end..h.start] == ":" {
+        return None;
+    }
+    let (mut hour, minute): (f64, f64) = (h.norm.parse().ok()?, m.norm.parse().ok()?);
+    let mut end = i + 2;
+    match tokens.get(end).map(|t| t.norm.as_str()) {
+        Some("pm" | "p.m") if hour < 12.0 => {
+            hour += 12.0;
+            end += 1;
+        }
+        Some("am" | "a.m") => end += 1,
+        _ => {}
+    }
+    if hour > 24.0 || minute >= 60.0 {
+        return None;
+    }
+    let at = hour * 60.0 + minute;
+    Some(Raw {
+        class: Class::Clock,
+        lo: at,
+        hi: at,
+        nominal: at,
+        version: String::new(),
+        end,
+    })
 }
 
 /// Numbers that are parts of names or clock times ("COVID-19", "11:30"), a day of a month
