@@ -4,10 +4,20 @@
 
 /// Picks the rarest tokens, by document frequency, until their postings would exceed
 /// `budget` documents, keeping at least `min` tokens. Numbers are skipped while words remain:
-/// a changed value is exactly what differs between a fact and its update. Tokens no document
-/// has cannot find anything and are dropped.
-pub fn rarest_tokens(stats: &[(String, i64)], budget: i64, min: usize, max: usize) -> Vec<String> {
-    let is_number = |t: &str| t.chars().all(|c| c.is_ascii_digit() || c == '.');
+/// a changed value is exactly what differs between a fact and its update. Numbers in `names`
+/// name the subject ("service 3") and count as words: among facts that differ only in that
+/// number, they are what finds the right one. Tokens no document has cannot find anything and
+/// are dropped.
+pub fn rarest_tokens(
+    stats: &[(String, i64)],
+    names: &[String],
+    budget: i64,
+    min: usize,
+    max: usize,
+) -> Vec<String> {
+    let is_number = |t: &str| {
+        t.chars().all(|c| c.is_ascii_digit() || c == '.') && !names.iter().any(|n| n == t)
+    };
     let mut seen: Vec<&(String, i64)> = stats.iter().filter(|(_, df)| *df > 0).collect();
     let words = seen.iter().filter(|(t, _)| !is_number(t)).count();
     if words >= min {
@@ -43,24 +53,31 @@ mod tests {
             ("budget", 6700),
             ("45", 140),
         ]);
-        assert_eq!(rarest_tokens(&s, 2000, 2, 12), vec!["sync", "relay"]);
+        assert_eq!(rarest_tokens(&s, &[], 2000, 2, 12), vec!["sync", "relay"]);
         assert_eq!(
-            rarest_tokens(&s, 20000, 2, 12),
+            rarest_tokens(&s, &[], 20000, 2, 12),
             vec!["sync", "relay", "budget"]
         );
     }
 
     #[test]
+    fn a_number_naming_the_subject_counts_as_a_word() {
+        let s = stats(&[("3", 1), ("cache", 2000), ("ttl", 2000), ("9003", 1)]);
+        let names = ["3".to_string()];
+        assert_eq!(rarest_tokens(&s, &names, 2000, 2, 12), vec!["3", "cache"]);
+    }
+
+    #[test]
     fn numbers_are_used_only_when_too_few_words_remain() {
         let s = stats(&[("45", 3), ("ttl", 10)]);
-        assert_eq!(rarest_tokens(&s, 1000, 2, 12), vec!["45", "ttl"]);
+        assert_eq!(rarest_tokens(&s, &[], 1000, 2, 12), vec!["45", "ttl"]);
         let s = stats(&[("45", 3), ("ttl", 10), ("cache", 20)]);
-        assert_eq!(rarest_tokens(&s, 1000, 2, 12), vec!["ttl", "cache"]);
+        assert_eq!(rarest_tokens(&s, &[], 1000, 2, 12), vec!["ttl", "cache"]);
     }
 
     #[test]
     fn tokens_no_document_has_are_dropped() {
         let s = stats(&[("new", 0), ("cache", 5)]);
-        assert_eq!(rarest_tokens(&s, 1000, 2, 12), vec!["cache"]);
+        assert_eq!(rarest_tokens(&s, &[], 1000, 2, 12), vec!["cache"]);
     }
 }

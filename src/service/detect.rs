@@ -11,7 +11,7 @@ use uuid::Uuid;
 use crate::config::Settings;
 use crate::domain::conflict::{Detection, NewConflict};
 use crate::domain::contradiction::{
-    self, DetectConfig, Memory, Screen, Sensitivity, Verdict, index_tokens,
+    self, DetectConfig, Memory, Screen, Sensitivity, Verdict, index_tokens, subject_names,
 };
 use crate::domain::edge::{self, Edge};
 use crate::domain::node::{NewNode, Node};
@@ -135,12 +135,19 @@ impl Detector {
         // Longer tokens are rarer: they find the same topic with fewer index hits.
         tokens.sort_by_key(|t| std::cmp::Reverse(t.chars().count()));
         tokens.truncate(MAX_QUERY_TOKENS);
+        let names = subject_names(probe.title, probe.body);
+        for n in &names {
+            if !tokens.contains(n) {
+                tokens.push(n.clone());
+            }
+        }
         let candidates = store
             .candidates(CandidateQuery {
                 exclude: probe.id,
                 scope: probe.scope.to_owned(),
                 memory_type: probe.memory_type.to_owned(),
                 tokens,
+                names,
                 labels: probe.labels.to_vec(),
                 with_embedding: probe.embedding.is_some(),
                 limit: MAX_CANDIDATES,

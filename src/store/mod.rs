@@ -123,6 +123,9 @@ pub struct CandidateQuery {
     pub memory_type: String,
     /// Index tokens of the new text: any of them matching makes a candidate.
     pub tokens: Vec<String>,
+    /// Numbers among the index tokens that name the subject ("3" in "service 3"): looked up
+    /// like words.
+    pub names: Vec<String>,
     /// Labels of the new node: with an embedding, sharing one makes a candidate too.
     pub labels: Vec<String>,
     pub with_embedding: bool,

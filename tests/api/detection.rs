@@ -11,6 +11,9 @@ crate::on_both_databases!(
     check_reports_without_writing_and_verdicts_are_remembered,
     chinese_negation_is_detected,
     value_layer_labels_escalate_to_a_human,
+    a_numbered_subject_is_contradicted_only_by_its_own_fact,
+    a_state_change_contradicts_the_stored_state,
+    a_replaced_slot_contradicts_the_stored_value,
 );
 
 async fn write(app: &TestApp, uri: &str, body: Value) -> Value {
@@ -194,4 +197,117 @@ async fn value_layer_labels_escalate_to_a_human(app: TestApp) {
     let rec = &r["conflicts"][0]["recommendation"];
     assert_eq!(rec["resolution"], "escalate-to-user");
     assert_eq!(rec["strategy"], Value::Null);
+}
+
+fn ttl_fact(service: u32, value: u32) -> Value {
+    json!({"title": "Cache ttl", "body": format!("The cache ttl for service {service} is {value} units.")})
+}
+
+/// The number in "service 3" names the subject: among 2,000 facts that differ only in it, a
+/// changed value contradicts its own service's fact and no other.
+async fn a_numbered_subject_is_contradicted_only_by_its_own_fact(app: TestApp) {
+    // Arrange
+    let mut ids = Vec::new();
+    for n in 0..2_000 {
+        let stored = write(&app, "/nodes?detect=false", ttl_fact(n, 9_000 + n)).await;
+        ids.push(stored["node"]["id"].clone());
+    }
+
+    // Act
+    let changed = write(&app, "/nodes", ttl_fact(3, 7_777)).await;
+    let new_service = write(&app, "/nodes", ttl_fact(2_500, 11_500)).await;
+
+    // Assert
+    let hits = changed["conflicts"]
+        .as_array()
+        .expect("the changed fact conflicts");
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(hits[0]["old_node_id"], ids[3]);
+    assert_eq!(hits[0]["conflict_type"], "numeric-mismatch");
+    assert!(new_service.get("conflicts").is_none(), "{new_service}");
+}
+
+/// "moved to" says the stored time stopped being true, though the two share one word.
+async fn a_state_change_contradicts_the_stored_state(app: TestApp) {
+    // Arrange
+    let old = write(
+        &app,
+        "/nodes",
+        json!({"title": "Standup", "body": "Standup is at 9:30 every day."}),
+    )
+    .await;
+
+    // Act
+    let new = write(
+        &app,
+        "/nodes",
+        json!({"title": "Standup", "body": "Standup moved to 10:00."}),
+    )
+    .await;
+    let unrelated = write(
+        &app,
+        "/nodes",
+        json!({"title": "Standup", "body": "Lunch moved to the big room."}),
+    )
+    .await;
+
+    // Assert
+    let hits = new["conflicts"].as_array().expect("a conflict");
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(hits[0]["old_node_id"], old["node"]["id"]);
+    assert_eq!(hits[0]["conflict_type"], "direct-contradiction");
+    assert_eq!(hits[0]["signals"], json!(["replacement"]));
+    assert!(unrelated.get("conflicts").is_none(), "{unrelated}");
+}
+
+/// The same relation in the other voice with another owner, and a Chinese replacement whose
+/// short texts only share the replaced term and the title.
+async fn a_replaced_slot_contradicts_the_stored_value(app: TestApp) {
+    // Arrange
+    let owner = write(
+        &app,
+        "/nodes",
+        json!({"title": "Billing", "body": "The payments team owns the billing service."}),
+    )
+    .await;
+    let framework = write(
+        &app,
+        "/nodes",
+        json!({"title": "frontend", "body": "默认用 React"}),
+    )
+    .await;
+
+    // Act
+    let moved = write(
+        &app,
+        "/nodes",
+        json!({"title": "Billing", "body": "The billing service is owned by the platform team."}),
+    )
+    .await;
+    let replaced = write(
+        &app,
+        "/nodes",
+        json!({"title": "frontend", "body": "决定用 Vue 替代 React"}),
+    )
+    .await;
+    let added = write(
+        &app,
+        "/nodes",
+        json!({"title": "Billing", "body": "The payments team also owns the invoicing service."}),
+    )
+    .await;
+
+    // Assert
+    let hit = |r: &Value| {
+        r["conflicts"]
+            .as_array()
+            .map(|a| a[0]["old_node_id"].clone())
+    };
+    assert_eq!(hit(&moved), Some(owner["node"]["id"].clone()), "{moved}");
+    assert_eq!(
+        hit(&replaced),
+        Some(framework["node"]["id"].clone()),
+        "{replaced}"
+    );
+    assert!(added.get("conflicts").is_none(), "{added}");
 }

@@ -371,6 +371,7 @@ pub async fn candidates_are_found_by_rare_tokens_among_many_common_ones(
                 "zephyr quota",
                 "the zephyr ingest quota setting is not set by the team",
             ),
+            names: vec![],
             labels: vec![],
             with_embedding: false,
             limit: 5,

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use concord::config::Settings;
-use concord::domain::contradiction::index_tokens;
+use concord::domain::contradiction::{index_tokens, subject_names};
 use concord::domain::plan::Resolve;
 use concord::service::detect::{Detector, MAX_CANDIDATES, Probe};
 use concord::store::{self, CandidateQuery, Store};
@@ -147,6 +147,7 @@ async fn steps(
         scope: node.scope.clone(),
         memory_type: node.memory_type.clone(),
         tokens,
+        names: subject_names(probe.title, probe.body),
         labels: node.labels.clone(),
         with_embedding: false,
         limit: MAX_CANDIDATES,

@@ -5,6 +5,7 @@
 
 mod ceiling;
 mod http;
+mod numbered;
 mod preload;
 mod scenarios;
 mod server;
@@ -130,6 +131,17 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         reviewers: usize,
     },
+    /// Writes into a store of one templated fact per numbered service ("The cache ttl for
+    /// service N is V units."): half change a stored service's value, half state a new
+    /// service's. Reports the conflicts per write and those against another service.
+    Numbered {
+        #[command(flatten)]
+        common: Common,
+        #[arg(long, default_value_t = 2_000)]
+        services: u64,
+        #[arg(long, default_value_t = 400)]
+        requests: u64,
+    },
     /// Builds a template only (untimed), e.g. before timing with hyperfine.
     Preload {
         #[command(flatten)]
@@ -161,6 +173,7 @@ impl Cmd {
             | Cmd::List { common, .. }
             | Cmd::Wake { common, .. }
             | Cmd::Mixed { common, .. }
+            | Cmd::Numbered { common, .. }
             | Cmd::Preload { common, .. } => common,
         }
     }
@@ -176,6 +189,8 @@ impl Cmd {
                 ..
             } => t(1_000, *pending, *body_bytes),
             Cmd::Wake { .. } => t(1_000, 0, 0),
+            // Seeded through the API by the run itself: the facts are not the generator's.
+            Cmd::Numbered { .. } => t(0, 0, 0),
             Cmd::Preload {
                 nodes,
                 pending,
@@ -366,6 +381,29 @@ async fn once(cmd: &Cmd, env: &Env, r: usize) -> anyhow::Result<Run> {
             run.summaries =
                 scenarios::mixed(&t.addr, c.clients, *reviewers, d, *nodes, c.seed).await;
             run.rss = finish(&mut t, env).await?;
+        }
+        Cmd::Numbered {
+            services, requests, ..
+        } => {
+            let mut t = start(cmd, env, &format!("n{r}")).await?;
+            let ids = numbered::seed(&t.addr, *services).await?;
+            let o = numbered::write(&t.addr, c.clients, ids.into(), *requests).await;
+            run.rss = finish(&mut t, env).await?;
+            let per = |n: u64, d: u64| n as f64 / d.max(1) as f64;
+            let f = &mut run.figures;
+            f.insert(
+                "conflicts per changed fact".into(),
+                per(o.changed_conflicts, o.changed_writes),
+            );
+            f.insert(
+                "conflicts against another service".into(),
+                o.other_subject as f64,
+            );
+            f.insert(
+                "conflicts per new service's fact".into(),
+                per(o.new_subject_conflicts, o.new_writes),
+            );
+            run.summaries.push(o.summary);
         }
         Cmd::Preload { .. } => unreachable!("handled in main"),
     }

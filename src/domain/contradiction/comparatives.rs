@@ -77,28 +77,31 @@ const AFTER: &[(&str, Bound)] = &[
 /// Comparatives that only bound points in time ("by 5%" is a difference, not a deadline).
 const DATE_ONLY: &[&str] = &["after", "before", "by", "until"];
 
-fn phrase_words(phrase: &str) -> Vec<String> {
+/// Tokens in `phrase`: one per CJK character, else one per word. Every value is tried against
+/// every phrase, so nothing here allocates.
+fn word_count(phrase: &str) -> usize {
     if phrase.chars().all(super::tokens::is_cjk) {
-        phrase.chars().map(String::from).collect()
+        phrase.chars().count()
     } else {
-        phrase.split(' ').map(String::from).collect()
+        phrase.split(' ').count()
     }
 }
 
 /// Whether the tokens `at..` (or ending just before `at` when `backwards`) spell `phrase`.
 fn phrase_at(tokens: &[Token], at: usize, phrase: &str, backwards: bool) -> Option<usize> {
-    let words = phrase_words(phrase);
-    let start = if backwards {
-        at.checked_sub(words.len())?
+    let n = word_count(phrase);
+    let start = if backwards { at.checked_sub(n)? } else { at };
+    let slice = tokens.get(start..start + n)?;
+    let spelled = if phrase.is_ascii() {
+        slice
+            .iter()
+            .zip(phrase.split(' '))
+            .all(|(t, w)| t.norm == w)
     } else {
-        at
+        let one = |t: &Token, c: char| t.norm.chars().eq(std::iter::once(c));
+        slice.iter().zip(phrase.chars()).all(|(t, c)| one(t, c))
     };
-    let slice = tokens.get(start..start + words.len())?;
-    slice
-        .iter()
-        .zip(&words)
-        .all(|(t, w)| t.norm == *w)
-        .then_some(start)
+    spelled.then_some(start)
 }
 
 pub fn apply_comparatives(tokens: &[Token], text: &str, i: usize, raw: Raw) -> Value {
@@ -128,7 +131,7 @@ pub fn apply_comparatives(tokens: &[Token], text: &str, i: usize, raw: Raw) -> V
         .iter()
         .find(|(p, _)| phrase_at(tokens, v.end, p, false).is_some())
     {
-        v.end += phrase_words(p).len();
+        v.end += word_count(p);
         bound(&mut v, p, *b);
     } else if text[tokens[v.end - 1].end..].starts_with('+') {
         bound(&mut v, "+", Bound::AtLeast);

@@ -13,17 +13,20 @@
 //! pairs "only"/"all" are too common in agreeing text to be worth a reviewer's time.
 
 mod align;
+mod change;
 mod comparatives;
 mod dates;
 mod lexicon;
 mod numeric;
 mod screen;
+mod shifts;
 mod signals;
 mod subjects;
 mod tokens;
 mod values;
 mod vector;
 
+use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
 
@@ -170,7 +173,7 @@ const IN_BAND_BONUS: f64 = 0.03;
 pub fn assess(new: &Memory, old: &Memory, cfg: &DetectConfig) -> Option<Verdict> {
     let similarity = vector::similarity(new, old);
     let (text_old, text_new) = (memory_text(old), memory_text(new));
-    let mut text = heuristic(&text_old, &text_new, cfg);
+    let mut text = heuristic(&text_old, &text_new, cfg, titles_agree(old, new));
     if let (Some(v), Some(sim)) = (text.as_mut(), similarity) {
         v.similarity = Some(sim);
         if vector::in_band(sim, cfg) {
@@ -232,36 +235,137 @@ pub fn index_tokens(title: &str, body: &str) -> Vec<String> {
     tokens::index_tokens(title, body)
 }
 
+/// Numbers among the index tokens that name the memory's subject ("3" in "the cache ttl for
+/// service 3"): candidates are looked up by them like words, since facts about numbered
+/// subjects differ in nothing else.
+pub fn subject_names(title: &str, body: &str) -> Vec<String> {
+    let text = format!("{title} {body}");
+    let tokens = tokens::tokenize(&text);
+    let mut out: Vec<String> = (0..tokens.len())
+        .filter(|&i| values::names_subject(&tokens, &text, i))
+        .map(|i| tokens[i].norm.clone())
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// The text analysed for a memory: the title is dropped when the body already starts with it,
-/// so a title derived from the body does not duplicate its words in the alignment.
-fn memory_text(m: &Memory) -> String {
+/// so a title derived from the body does not duplicate its words in the alignment. A report
+/// sentence is reduced to the claim it reports.
+fn memory_text(m: &Memory) -> Text {
     let title = m.title.trim();
+    let body = change::claim(tokens::clip(m.body));
     if title.is_empty() || m.body.trim_start().starts_with(title) {
-        tokens::clip(m.body).to_string()
+        Text {
+            text: body.to_string(),
+            body_at: 0,
+        }
     } else {
-        format!("{title}\n{}", tokens::clip(m.body))
+        Text {
+            text: format!("{title}\n{body}"),
+            body_at: title.len() + 1,
+        }
     }
 }
 
-fn overlap_of(a: &str, b: &str) -> f64 {
+/// A memory's analysed text and the byte offset where its body starts.
+struct Text {
+    text: String,
+    body_at: usize,
+}
+
+/// Whether the two memories carry the same title of their own (not one derived from the body)
+/// or share a label: then they are about the same thing even when their texts share few words.
+fn titles_agree(a: &Memory, b: &Memory) -> bool {
+    fn own<'m>(m: &Memory<'m>) -> Option<&'m str> {
+        let t = m.title.trim();
+        (!t.is_empty() && !m.body.trim_start().starts_with(t)).then_some(t)
+    }
+    let same_title = matches!((own(a), own(b)), (Some(x), Some(y))
+        if x.chars().flat_map(char::to_lowercase).eq(y.chars().flat_map(char::to_lowercase)));
+    same_title || a.labels.iter().any(|l| b.labels.contains(l))
+}
+
+fn overlap_of(a: &Text, b: &Text) -> f64 {
+    let (a, b) = (&a.text, &b.text);
     tokens::jaccard(
         &tokens::unit_set(&tokens::tokenize(a)),
         &tokens::unit_set(&tokens::tokenize(b)),
     )
 }
 
-/// Heuristic tier: overlap gate, then the strongest opposing signal.
-fn heuristic(text_old: &str, text_new: &str, cfg: &DetectConfig) -> Option<Verdict> {
-    let (old, new) = (Side::analyse(text_old), Side::analyse(text_new));
-    let overlap = tokens::jaccard(
-        &tokens::unit_set(&old.tokens),
-        &tokens::unit_set(&new.tokens),
-    );
-    if overlap < cfg.min_overlap {
+/// Heuristic tier: the overlap gate, then the strongest opposing signal. Change language
+/// (a replaced value, an ended state, a reversed policy, an antonym) is also judged below the
+/// gate when the memories share their subject, because such statements are short and rarely
+/// repeat the old value. A question asserts nothing.
+fn heuristic(old: &Text, new: &Text, cfg: &DetectConfig, titled: bool) -> Option<Verdict> {
+    if change::is_question(&new.text) {
         return None;
     }
-    let evidence = collect(&old, &new);
+    let (so, sn) = (Side::analyse(&old.text), Side::analyse(&new.text));
+    let (uo, un) = (tokens::unit_set(&so.tokens), tokens::unit_set(&sn.tokens));
+    let overlap = tokens::jaccard(&uo, &un);
+    let body = |side, at: usize| change::Body {
+        side,
+        from: body_start(side, at),
+    };
+    let (bo, bn) = (body(&so, old.body_at), body(&sn, new.body_at));
+    let gated = overlap >= cfg.min_overlap || short_restatement(&bo, &bn);
+    let mut evidence = if gated {
+        collect(&so, &sn)
+    } else if contained(&uo, &un) {
+        // A short restatement of part of a long memory: only a keyed value can oppose it.
+        numeric::keyed_change(&so, &sn)
+            .filter(|_| subjects::loose_agree(&so, &sn))
+            .into_iter()
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let changes = change::collect(&bo, &bn, gated, titled);
+    if !changes.evidence.is_empty() && subjects::loose_agree(&so, &sn) {
+        evidence.extend(changes.evidence);
+    }
+    if changes.adds {
+        evidence.retain(|e| e.signal != Signal::Replacement);
+    }
     combine(evidence, overlap)
+}
+
+/// Share of the shorter memory's overlap units that the longer one must hold for the shorter
+/// to count as a restatement of part of it.
+const CONTAINED: f64 = 0.75;
+
+/// Whether the shorter memory is mostly made of the longer one's words ("Dan Brown was born
+/// June 22, 1961" against a biography that says "born June 22, 1964"): Jaccard is small only
+/// because the stored memory says much more.
+fn contained(ua: &HashSet<String>, ub: &HashSet<String>) -> bool {
+    let (short, long) = if ua.len() <= ub.len() {
+        (ua, ub)
+    } else {
+        (ub, ua)
+    };
+    !short.is_empty() && short.intersection(long).count() as f64 / short.len() as f64 >= CONTAINED
+}
+
+/// Most tokens of a memory short enough that its grammar words outweigh its content.
+const SHORT: usize = 12;
+
+/// Two short memories that are versions of one statement about the same subject ("Standup is
+/// at 9:30." / "Standup is at 10:00."): their few content words overlap too little for the
+/// gate, though everything but the value lines up.
+fn short_restatement(old: &change::Body, new: &change::Body) -> bool {
+    let (a, b) = (&old.side.tokens[old.from..], &new.side.tokens[new.from..]);
+    if a.len() > SHORT || b.len() > SHORT || !change::same_head(old, new) {
+        return false;
+    }
+    align::align(a, b).is_some_and(|al| al.ratio >= signals::NEAR_DUPLICATE)
+}
+
+/// Index of the first token at or after byte `at`.
+fn body_start(side: &Side, at: usize) -> usize {
+    side.tokens.partition_point(|t| t.start < at)
 }
 
 fn collect(old: &Side, new: &Side) -> Vec<Evidence> {
@@ -312,3 +416,5 @@ fn combine(mut evidence: Vec<Evidence>, overlap: f64) -> Option<Verdict> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_kinds;

@@ -6,6 +6,8 @@
 
 use super::align::{Alignment, Hunk};
 use super::lexicon;
+use super::shifts;
+use super::subjects;
 use super::tokens::{Kind, Token};
 use super::values::Value;
 use super::{ConflictType, Signal};
@@ -276,6 +278,29 @@ pub fn enum_swap(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
     }
     let k = al.hunks.iter().position(|h| is_swap(old, new, h))?;
     let swap = &al.hunks[k];
+    // A swapped day beside another swapped detail is another event on another day ("went
+    // hiking on Saturday" / "went swimming on Sunday"), not a changed fact.
+    let swapped_days = al
+        .hunks
+        .iter()
+        .filter(|h| {
+            let day = |s: &Side, r: &std::ops::Range<usize>| {
+                s.tokens[r.clone()]
+                    .iter()
+                    .any(|t| shifts::is_day_word(&t.norm))
+            };
+            day(old, &h.a) && day(new, &h.b)
+        })
+        .count();
+    if swapped_days > 0 && al.hunks.iter().filter(|h| is_swap(old, new, h)).count() > swapped_days {
+        return None;
+    }
+    // A swap that opens the sentence swaps its subject: "Frank is based in London" / "Grace
+    // is based in London" are facts about two people.
+    if subjects::opens_subject(old, swap.a.clone()) && subjects::opens_subject(new, swap.b.clone())
+    {
+        return None;
+    }
     let p = (0.5 + 0.4 * (al.ratio - SWAP_FLOOR) / (1.0 - SWAP_FLOOR)).clamp(0.0, 0.9);
     let expl = format!(
         "changed: \"{}\" vs \"{}\"",
@@ -315,10 +340,32 @@ fn is_swap(old: &Side, new: &Side, h: &Hunk) -> bool {
             .collect()
     };
     let (ka, kb) = (keys(old, &h.a), keys(new, &h.b));
+    // A member still stated elsewhere on the other side was reordered, not replaced ("Go and
+    // Rust" / "Go, Rust and Python"); a near-synonym restates the fact ("likes" / "loves").
+    let stated = |k: &String, s: &Side| s.tokens.iter().any(|t| t.stem == *k);
+    let joined = |ts: &[Token]| ts.iter().map(|t| t.norm.as_str()).collect::<String>();
+    let grown = new.tokens.len() > old.tokens.len() && (in_list(old, &h.a) || in_list(new, &h.b));
+    if (grown && ka.iter().all(|k| stated(k, new)))
+        || ka.iter().any(|a| kb.iter().any(|b| shifts::synonyms(a, b)))
+        || shifts::synonyms(&joined(ta), &joined(tb))
+    {
+        return false;
+    }
     !ka.is_empty()
         && !kb.is_empty()
         && !ka.iter().all(|k| kb.contains(k))
         && !kb.iter().all(|k| ka.contains(k))
+}
+
+/// Whether the span `r` is a member of a list: a conjunction or a comma right before it.
+/// Together with a longer new side and the old member still stated, a list grew.
+fn in_list(s: &Side, r: &std::ops::Range<usize>) -> bool {
+    r.start > 0
+        && (matches!(
+            s.tokens[r.start - 1].norm.as_str(),
+            "and" | "or" | "和" | "与" | "及"
+        ) || s.text[s.tokens[r.start - 1].end..s.tokens[r.start].start]
+            .contains([',', '、', '，']))
 }
 
 /// Content words, plus capitalised single letters inside a sentence ("Serie *A*", "Plan *B*").

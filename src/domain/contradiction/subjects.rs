@@ -29,6 +29,7 @@ use super::align::{Alignment, Hunk};
 use super::lexicon;
 use super::signals::{At, Side};
 use super::tokens::Kind;
+use super::values;
 
 /// Nouns after which the preceding word names a deployment location ("the eu cluster").
 const LOCATION_HEADS: &[&str] = &[
@@ -83,6 +84,9 @@ pub fn is_identifier(side: &Side, i: usize) -> bool {
     if lexicon::is_environment(&t.norm) || location_word(side, i) {
         return true;
     }
+    if t.kind == Kind::Number {
+        return values::names_subject(&side.tokens, side.text, i);
+    }
     if !is_word(side, i) {
         return false;
     }
@@ -121,6 +125,31 @@ fn opens_noun_phrase(side: &Side, at: usize) -> bool {
 /// recently, Spain"): only a sentence boundary counts.
 fn opens_sentence(side: &Side, at: usize) -> bool {
     opens(side, at, |s, i| gap_has(s, i, SENTENCE_BREAKS))
+}
+
+/// Whether the span `r` is the subject of its sentence: only determiners before it, and no
+/// definite description after it. "*Frank* is based in London" is about Frank; in
+/// "*Buddhism* is the official religion" the subject is the value of a unique role.
+pub fn opens_subject(side: &Side, r: Range<usize>) -> bool {
+    const DETERMINERS: &[&str] = &["the", "a", "an", "this", "that", "our", "my", "your"];
+    let first = &side.tokens[r.start].norm;
+    if r.len() > 3 || lexicon::is_reference_word(first) {
+        return false;
+    }
+    let mut i = r.start;
+    while i > 0 && !gap_has(side, i - 1, SENTENCE_BREAKS) {
+        i -= 1;
+        if !DETERMINERS.contains(&side.tokens[i].norm.as_str()) {
+            return false;
+        }
+    }
+    let next = |k: usize| side.tokens.get(r.end + k).map(|t| t.norm.as_str());
+    let copula = matches!(next(0), Some("is" | "was" | "are" | "were"));
+    let aside = side
+        .tokens
+        .get(r.end)
+        .is_some_and(|t| side.text[side.tokens[r.end - 1].end..t.start].contains('('));
+    !(aside || (copula && next(1) == Some("the")))
 }
 
 fn opens(side: &Side, at: usize, stop: fn(&Side, usize) -> bool) -> bool {
@@ -346,6 +375,9 @@ fn identifiers(side: &Side) -> HashSet<String> {
         if plain && (run.len() > 1 || single) {
             let (s, e) = (side.tokens[i].start, side.tokens[j].end);
             out.insert(side.text[s..e].to_lowercase());
+        } else if i > 0 && values::names_subject(&side.tokens, side.text, i) {
+            // "service 3": the number is only an identifier together with its noun.
+            out.insert(format!("{} {}", side.tokens[i - 1].stem, t.norm));
         }
         i = j + 1;
     }

@@ -528,3 +528,43 @@ fn several_swapped_objects_of_one_subject_are_still_flagged() {
         assert!(check(old, new).is_some(), "{new}");
     }
 }
+
+#[test]
+fn a_number_naming_the_subject_is_not_the_changed_value() {
+    let stored = |n: u32| format!("The cache ttl for service {n} is {} units.", 9000 + n);
+    let new = "The cache ttl for service 3 is 7777 units.";
+    for n in [0, 1, 2, 4, 13, 30, 300, 1999] {
+        assert!(
+            check(&stored(n), new).is_none(),
+            "service {n}: {:?}",
+            check(&stored(n), new)
+        );
+    }
+    assert_eq!(flagged_as(&stored(3), new), ConflictType::NumericMismatch);
+    let others = [
+        (
+            "Room 12 is booked for the retro.",
+            "Room 14 is booked for the retro.",
+        ),
+        (
+            "The deploy window for team-payments is 30 minutes.",
+            "The deploy window for team-search is 45 minutes.",
+        ),
+        (
+            "Order ORTAND-88 ships in 3 days.",
+            "Order ORTAND-91 ships in 5 days.",
+        ),
+        (
+            "Replicas in us-east-1: 3 per shard.",
+            "Replicas in eu-west-1: 5 per shard.",
+        ),
+    ];
+    for (old, new) in others {
+        let v = check(old, new);
+        assert!(
+            v.as_ref()
+                .is_none_or(|v| !v.signals.contains(&Signal::ValueChange)),
+            "{new}: {v:?}"
+        );
+    }
+}

@@ -18,12 +18,14 @@ pub enum Class {
     Money,
     Date,
     Version,
+    /// A time of day, in minutes after midnight.
+    Clock,
 }
 
 impl Class {
     /// Dates and versions are temporal facts; the rest are quantities.
     pub fn is_temporal(self) -> bool {
-        matches!(self, Class::Date | Class::Version)
+        matches!(self, Class::Date | Class::Version | Class::Clock)
     }
 }
 
@@ -93,7 +95,7 @@ pub fn extract(tokens: &[Token], text: &str) -> Vec<Value> {
 
 fn read_raw(tokens: &[Token], text: &str, i: usize) -> Option<Raw> {
     let t = &tokens[i];
-    if let Some(raw) = read_date(tokens, text, i) {
+    if let Some(raw) = read_date(tokens, text, i).or_else(|| read_clock(tokens, text, i)) {
         return Some(raw);
     }
     if is_label_part(tokens, text, i) {
@@ -120,8 +122,44 @@ fn read_raw(tokens: &[Token], text: &str, i: usize) -> Option<Raw> {
     Some(quantity(tokens, text, i, n, suffix))
 }
 
-/// Numbers that are parts of names or clock times ("COVID-19", "11:30") or a day of a month
-/// without a year ("April 15") are not quantities. Called after full dates were tried.
+/// A time of day: "9:30", "10:00", "14:05", "9:30 pm". Times of day are values ("Standup is at
+/// 9:30" / "at 10:00"), never quantities or names.
+fn read_clock(tokens: &[Token], text: &str, i: usize) -> Option<Raw> {
+    let (h, m) = (&tokens[i], tokens.get(i + 1)?);
+    let whole = |t: &Token| t.kind == Kind::Number && t.norm.chars().all(|c| c.is_ascii_digit());
+    if !whole(h) || !whole(m) || &text[h.end..m.start] != ":" || m.norm.len() != 2 {
+        return None;
+    }
+    if i > 0 && &text[tokens[i - 1].end..h.start] == ":" {
+        return None;
+    }
+    let (mut hour, minute): (f64, f64) = (h.norm.parse().ok()?, m.norm.parse().ok()?);
+    let mut end = i + 2;
+    match tokens.get(end).map(|t| t.norm.as_str()) {
+        Some("pm" | "p.m") if hour < 12.0 => {
+            hour += 12.0;
+            end += 1;
+        }
+        Some("am" | "a.m") => end += 1,
+        _ => {}
+    }
+    if hour > 24.0 || minute >= 60.0 {
+        return None;
+    }
+    let at = hour * 60.0 + minute;
+    Some(Raw {
+        class: Class::Clock,
+        lo: at,
+        hi: at,
+        nominal: at,
+        version: String::new(),
+        end,
+    })
+}
+
+/// Numbers that are parts of names or clock times ("COVID-19", "11:30"), a day of a month
+/// without a year ("April 15"), or a number naming its noun ("service 3") are not quantities.
+/// Called after full dates were tried.
 fn is_label_part(tokens: &[Token], text: &str, i: usize) -> bool {
     let t = &tokens[i];
     let glued = |a: &Token, b: &Token, sep: &str| text[a.end..b.start] == *sep;
@@ -134,7 +172,51 @@ fn is_label_part(tokens: &[Token], text: &str, i: usize) -> bool {
         && t.norm.len() <= 4
         && (prev.is_some_and(|p| month(&p.norm).is_some())
             || next.is_some_and(|n| month(&n.norm).is_some()));
-    named || clock || day
+    named || clock || day || names_subject(tokens, text, i)
+}
+
+/// Words that introduce a noun phrase: a numbered noun right after one of these is a name
+/// ("for service 3", "in room 12"), while after a verb the number counts ("won 3 titles").
+const NOUN_OPENERS: &[&str] = &[
+    "the", "a", "an", "for", "of", "in", "on", "at", "to", "from", "with", "by", "each", "every",
+    "per", "and", "or", "this", "that", "our", "their", "its", "his", "her", "my", "your",
+];
+
+/// Whether the integer at `i` is the number of the noun before it, which it names: "service 3",
+/// "Room 12", "Terminal 2". The noun is capitalised or opens a noun phrase, the number has no
+/// unit or grouping, and no counted noun follows it ("the ward 3 beds" is not a name).
+pub fn names_subject(tokens: &[Token], text: &str, i: usize) -> bool {
+    let t = &tokens[i];
+    if t.kind != Kind::Number || !t.norm.chars().all(|c| c.is_ascii_digit()) || i == 0 {
+        return false;
+    }
+    let noun = &tokens[i - 1];
+    let plain_gap = |a: &Token, b: &Token| text[a.end..b.start].chars().all(char::is_whitespace);
+    let is_noun = noun.kind == Kind::Word
+        && noun.is_content()
+        && plain_gap(noun, t)
+        && month(&noun.norm).is_none()
+        && number_word(&noun.norm).is_none()
+        && scale_word(&noun.norm).is_none()
+        && unit(&noun.norm).is_none();
+    if !is_noun {
+        return false;
+    }
+    let capitalised = text[noun.start..noun.end]
+        .chars()
+        .next()
+        .is_some_and(char::is_uppercase);
+    let opened = match i.checked_sub(2).map(|p| &tokens[p]) {
+        None => true,
+        Some(p) => {
+            NOUN_OPENERS.contains(&p.norm.as_str())
+                || text[p.end..noun.start].contains(['.', '!', '?', '\n', ',', ':', ';', '('])
+        }
+    };
+    let counts_next = tokens
+        .get(i + 1)
+        .is_some_and(|n| n.is_content() && plain_gap(t, n) && !text[t.end..n.start].is_empty());
+    (capitalised || opened) && !counts_next && !currency_precedes(text, t.start)
 }
 
 fn version_of(word: &str) -> Option<String> {

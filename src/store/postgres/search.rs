@@ -68,7 +68,11 @@ pub fn tsquery(tokens: &[String], op: &str) -> String {
 /// The new text's rarest tokens, by PostgreSQL's own statistics of the `tsvector` column
 /// (`ANALYZE` keeps the frequencies of its most common elements; a token not listed is rarer
 /// than the least common one listed). Without statistics every token is used.
-async fn rarest(conn: &mut PgConnection, tokens: &[String]) -> StoreResult<Vec<String>> {
+async fn rarest(
+    conn: &mut PgConnection,
+    tokens: &[String],
+    names: &[String],
+) -> StoreResult<Vec<String>> {
     if tokens.is_empty() {
         return Ok(Vec::new());
     }
@@ -112,6 +116,7 @@ async fn rarest(conn: &mut PgConnection, tokens: &[String]) -> StoreResult<Vec<S
         .collect();
     Ok(rarest_tokens(
         &stats,
+        names,
         RANKING_BUDGET,
         MIN_QUERY_TOKENS,
         MAX_QUERY_TOKENS,
@@ -122,7 +127,7 @@ pub async fn candidates_by_tokens(
     conn: &mut PgConnection,
     q: &CandidateQuery,
 ) -> StoreResult<Vec<PgRow>> {
-    let tokens = rarest(conn, &q.tokens).await?;
+    let tokens = rarest(conn, &q.tokens, &q.names).await?;
     if tokens.is_empty() {
         return Ok(Vec::new());
     }

@@ -73,7 +73,11 @@ pub fn fts_query(tokens: &[String], all: bool) -> String {
 }
 
 /// The new text's rarest tokens, by the index's own document frequencies.
-async fn rarest(conn: &mut SqliteConnection, tokens: &[String]) -> StoreResult<Vec<String>> {
+async fn rarest(
+    conn: &mut SqliteConnection,
+    tokens: &[String],
+    names: &[String],
+) -> StoreResult<Vec<String>> {
     if tokens.is_empty() {
         return Ok(Vec::new());
     }
@@ -89,6 +93,7 @@ async fn rarest(conn: &mut SqliteConnection, tokens: &[String]) -> StoreResult<V
         .collect::<StoreResult<Vec<_>>>()?;
     Ok(rarest_tokens(
         &stats,
+        names,
         RANKING_BUDGET,
         MIN_QUERY_TOKENS,
         MAX_QUERY_TOKENS,
@@ -99,7 +104,7 @@ pub async fn candidates_by_tokens(
     conn: &mut SqliteConnection,
     q: &CandidateQuery,
 ) -> StoreResult<Vec<sqlx::sqlite::SqliteRow>> {
-    let tokens = rarest(conn, &q.tokens).await?;
+    let tokens = rarest(conn, &q.tokens, &q.names).await?;
     if tokens.is_empty() {
         return Ok(Vec::new());
     }

@@ -1,0 +1,303 @@
+//! The kinds of change agents write into memory, in English, Chinese and Korean, and the
+//! kinds of statement that must stay unflagged. Each pair is written the way a new user does:
+//! two memories with the same title.
+
+use super::*;
+
+fn titled(title: &str, old: &str, new: &str) -> Option<Verdict> {
+    let labels: Vec<String> = Vec::new();
+    let m = |body| Memory {
+        title,
+        body,
+        labels: &labels,
+        confidence: 0.8,
+        embedding: None,
+    };
+    assess(&m(new), &m(old), &DetectConfig::default())
+}
+
+/// Without a title, as `concord eval` stores pairs: each text is its own title.
+fn untitled(old: &str, new: &str) -> Option<Verdict> {
+    evaluate_pair(old, new, None, &DetectConfig::default())
+}
+
+#[track_caller]
+fn all_flagged(title: &str, cases: &[(&str, &str)]) {
+    for (old, new) in cases {
+        assert!(
+            titled(title, old, new).is_some(),
+            "not flagged with title {title:?}: {old:?} / {new:?}"
+        );
+        assert!(
+            untitled(old, new).is_some(),
+            "not flagged without a title: {old:?} / {new:?}"
+        );
+    }
+}
+
+#[track_caller]
+fn none_flagged(title: &str, cases: &[(&str, &str)]) {
+    for (old, new) in cases {
+        let (t, u) = (titled(title, old, new), untitled(old, new));
+        assert!(
+            t.is_none(),
+            "flagged with title {title:?}: {old:?} / {new:?}: {t:?}"
+        );
+        assert!(
+            u.is_none(),
+            "flagged without a title: {old:?} / {new:?}: {u:?}"
+        );
+    }
+}
+
+#[test]
+fn state_changes_are_flagged() {
+    all_flagged(
+        "note",
+        &[
+            (
+                "The user prefers dark mode in the editor.",
+                "The user switched the editor to light mode.",
+            ),
+            ("Standup is at 9:30 every day.", "Standup moved to 10:00."),
+            (
+                "The service runs on Python 3.9.",
+                "The service was upgraded to Python 3.12.",
+            ),
+            (
+                "The team deploys with Jenkins.",
+                "The team migrated its deploys to GitHub Actions.",
+            ),
+            (
+                "The launch review is on Thursday.",
+                "The launch review was pushed back to next Monday.",
+            ),
+            (
+                "The v1 search endpoint serves all clients.",
+                "The v1 search endpoint is deprecated.",
+            ),
+            (
+                "The team uses Slack for alerts.",
+                "We dropped Slack for alerts.",
+            ),
+            (
+                "Nightly builds run on the old runner.",
+                "From now on nightly builds run on the new runner.",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn state_changes_are_flagged_in_chinese() {
+    all_flagged(
+        "frontend",
+        &[
+            ("默认用 React", "决定用 Vue 替代 React"),
+            ("前端框架是 React", "前端框架改成 Vue"),
+            ("数据库用 MySQL", "不用 MySQL，改用 PostgreSQL"),
+            ("站会在周一上午开", "站会推迟到周三上午"),
+            ("服务部署在阿里云", "服务迁移到腾讯云"),
+            ("后端运行在 Python 3.9 上", "后端升级到 Python 3.12"),
+        ],
+    );
+}
+
+#[test]
+fn slot_replacements_without_marker_words_are_flagged() {
+    all_flagged(
+        "note",
+        &[
+            (
+                "The payments team owns the billing service.",
+                "The billing service is owned by the platform team since March.",
+            ),
+            (
+                "The billing service is owned by the payments team.",
+                "The platform team owns the billing service.",
+            ),
+            ("Alice lives in Berlin.", "Alice lives in Lisbon."),
+            (
+                "The main database is PostgreSQL.",
+                "The main database is MySQL.",
+            ),
+            ("Standup is at 9:30.", "Standup is at 10:00."),
+        ],
+    );
+}
+
+#[test]
+fn policy_reversals_and_antonyms_are_flagged() {
+    all_flagged(
+        "policy",
+        &[
+            (
+                "Never deploy on Fridays.",
+                "Deploying on Fridays is fine now that we have canaries.",
+            ),
+            (
+                "Two approvals are required for every merge.",
+                "Two approvals are no longer required for every merge.",
+            ),
+            (
+                "Guest access is enabled on the wiki.",
+                "Guest access is disabled on the wiki.",
+            ),
+            (
+                "The firewall allows inbound SSH.",
+                "The firewall forbids inbound SSH.",
+            ),
+            (
+                "The ticket queue for payments is open.",
+                "The ticket queue for payments is closed.",
+            ),
+            (
+                "The agent always asks before deleting files.",
+                "The agent never asks before deleting files.",
+            ),
+            ("周五允许发布", "周五禁止发布"),
+            ("团队预算增加了", "团队预算减少了"),
+            ("他总是提前到会", "他从不提前到会"),
+            ("금요일 배포는 허용", "금요일 배포는 금지"),
+            ("항상 코드 리뷰를 한다", "절대 코드 리뷰를 한다"),
+        ],
+    );
+}
+
+#[test]
+fn ending_a_state_is_flagged() {
+    all_flagged(
+        "people",
+        &[
+            ("Bob works at Acme as an engineer.", "Bob left Acme."),
+            (
+                "Dana is on the on-call rotation.",
+                "Dana was removed from the on-call rotation.",
+            ),
+            (
+                "The weekly sync with design is on the calendar.",
+                "The weekly sync with design was cancelled.",
+            ),
+            ("Erin is dating Sam.", "Erin and Sam broke up."),
+            ("Carl works at Initech.", "Carl no longer works at Initech."),
+            ("I don't smoke.", "I started smoking again."),
+            ("Frank runs every morning.", "Frank stopped running."),
+            ("小王在字节跳动工作", "小王已经从字节跳动离职"),
+            ("我每天喝咖啡", "我戒了咖啡"),
+        ],
+    );
+}
+
+#[test]
+fn a_claim_inside_a_report_sentence_is_compared() {
+    all_flagged(
+        "access",
+        &[
+            (
+                "Guest access is enabled.",
+                "The current export shows guest access is disabled.",
+            ),
+            (
+                "The rate limit is 20 requests per second.",
+                "According to the dashboard, the rate limit is now 50 requests per second.",
+            ),
+            ("访客访问已开启", "最新导出显示访客访问已关闭"),
+        ],
+    );
+}
+
+#[test]
+fn additions_are_not_flagged() {
+    none_flagged(
+        "hobbies",
+        &[
+            ("Carol likes hiking.", "Carol likes hiking and swimming."),
+            ("Carol likes hiking.", "Carol likes swimming too."),
+            ("Carol likes hiking.", "Carol also likes swimming."),
+            (
+                "The team uses Go and Rust.",
+                "The team uses Go, Rust and Python.",
+            ),
+            ("小李喜欢爬山", "小李也喜欢游泳"),
+        ],
+    );
+}
+
+#[test]
+fn the_same_attribute_of_different_subjects_is_not_flagged() {
+    none_flagged(
+        "people",
+        &[
+            ("Frank is based in London.", "Grace is based in London."),
+            ("Frank is based in London.", "Grace is based in Paris."),
+            (
+                "The payments team owns billing.",
+                "The search team owns ranking.",
+            ),
+            ("小王住在北京", "小李住在上海"),
+        ],
+    );
+}
+
+#[test]
+fn near_synonyms_paraphrases_and_other_attributes_are_not_flagged() {
+    none_flagged(
+        "prefs",
+        &[
+            ("Henry likes jazz.", "Henry loves jazz."),
+            ("Henry enjoys jazz.", "Henry likes jazz."),
+            (
+                "The API gateway times out after 30 seconds.",
+                "Requests to the API gateway time out after 30 seconds.",
+            ),
+            (
+                "The billing service is written in Go.",
+                "The billing service is deployed on Kubernetes.",
+            ),
+            ("The office is in Berlin.", "The office opens at 9:00."),
+            ("用户喜欢深色模式", "用户偏爱深色模式"),
+        ],
+    );
+}
+
+#[test]
+fn the_past_against_the_present_is_not_flagged() {
+    none_flagged(
+        "prefs",
+        &[
+            ("As a kid, Ivan hated vegetables.", "Ivan loves vegetables."),
+            ("Ivan used to live in Madrid.", "Ivan lives in Rome."),
+            ("小时候他住在广州", "他现在住在深圳"),
+        ],
+    );
+}
+
+#[test]
+fn different_events_scopes_and_questions_are_not_flagged() {
+    none_flagged(
+        "calendar",
+        &[
+            (
+                "Judy went hiking on Saturday.",
+                "Judy went swimming on Sunday.",
+            ),
+            (
+                "The retro is on Monday at 10:00.",
+                "The planning session is on Tuesday at 14:00.",
+            ),
+            (
+                "In staging, guest access is enabled.",
+                "In production, guest access is disabled.",
+            ),
+            (
+                "The user prefers dark mode.",
+                "Does the user prefer light mode?",
+            ),
+            (
+                "The cache TTL is 30 seconds.",
+                "Is the cache TTL still 30 seconds?",
+            ),
+            ("默认用 React", "要不要改用 Vue？"),
+        ],
+    );
+}
