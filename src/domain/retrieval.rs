@@ -36,6 +36,23 @@ pub fn rarest_tokens(
     out
 }
 
+/// Postings the index may rank per candidate search, and how many tokens it may use: the same
+/// budget on both databases, so both retrieve the same candidates.
+const RANKING_BUDGET: i64 = 2_000;
+const MIN_QUERY_TOKENS: usize = 2;
+const MAX_QUERY_TOKENS: usize = 12;
+
+/// The tokens a candidate search uses, from the index's document frequencies `stats`.
+pub fn query_tokens(stats: &[(String, i64)], names: &[String]) -> Vec<String> {
+    rarest_tokens(
+        stats,
+        names,
+        RANKING_BUDGET,
+        MIN_QUERY_TOKENS,
+        MAX_QUERY_TOKENS,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

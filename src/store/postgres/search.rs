@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, PgPool, Postgres, Row};
 
-use crate::domain::retrieval::rarest_tokens;
+use crate::domain::retrieval::query_tokens;
 use crate::store::backend::{Id, QueryExt};
 use crate::store::check::JsonSql;
 use crate::store::sql::node_columns;
@@ -49,11 +49,6 @@ const CANDIDATES_BY_TOKENS: &str = concat!(
        and n.state = 'active' and ($4::uuid is null or n.node_id <> $4) \
      order by ts_rank(n.search_tsv, to_tsquery('simple', $1)) desc, n.node_id limit $5"
 );
-
-/// Postings the index may rank per candidate search, and how many tokens it may use.
-const RANKING_BUDGET: i64 = 2_000;
-const MIN_QUERY_TOKENS: usize = 2;
-const MAX_QUERY_TOKENS: usize = 12;
 
 /// The text of a `to_tsquery` (bound as a parameter, never spliced into SQL): every token
 /// quoted, so none can be read as an operator, and joined by `&` (all) or `|` (any).
@@ -114,13 +109,7 @@ async fn rarest(
             (t.clone(), ((freq * total).round() as i64).max(1))
         })
         .collect();
-    Ok(rarest_tokens(
-        &stats,
-        names,
-        RANKING_BUDGET,
-        MIN_QUERY_TOKENS,
-        MAX_QUERY_TOKENS,
-    ))
+    Ok(query_tokens(&stats, names))
 }
 
 pub async fn candidates_by_tokens(

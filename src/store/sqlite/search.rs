@@ -3,7 +3,7 @@
 
 use sqlx::{Row, Sqlite, SqliteConnection, SqlitePool};
 
-use crate::domain::retrieval::rarest_tokens;
+use crate::domain::retrieval::query_tokens;
 use crate::store::backend::{Id, QueryExt, Texts};
 use crate::store::check::JsonSql;
 use crate::store::sql::node_columns;
@@ -57,11 +57,6 @@ const CANDIDATES_BY_TOKENS: &str = concat!(
 /// filtered out after the index ranks them.
 const INDEX_HITS_PER_CANDIDATE: usize = 4;
 
-/// Documents the index may rank per candidate search, and how many tokens it may use.
-const RANKING_BUDGET: i64 = 2_000;
-const MIN_QUERY_TOKENS: usize = 2;
-const MAX_QUERY_TOKENS: usize = 12;
-
 /// An FTS5 query matching rows that contain every token (`all`) or any, each quoted so that
 /// no token can be read as an operator.
 pub fn fts_query(tokens: &[String], all: bool) -> String {
@@ -91,13 +86,7 @@ async fn rarest(
         .iter()
         .map(|r| Ok((r.try_get::<String, _>("term")?, r.try_get::<i64, _>("doc")?)))
         .collect::<StoreResult<Vec<_>>>()?;
-    Ok(rarest_tokens(
-        &stats,
-        names,
-        RANKING_BUDGET,
-        MIN_QUERY_TOKENS,
-        MAX_QUERY_TOKENS,
-    ))
+    Ok(query_tokens(&stats, names))
 }
 
 pub async fn candidates_by_tokens(
