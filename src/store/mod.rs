@@ -25,7 +25,7 @@
 //!   `for update`), as the constants and step functions of `Backend`. Each backend folder reads
 //!   as "how this database differs".
 //!
-//! Layout: `nodes`, `edges`, `conflicts`, `wake`, `idempotency`, `check` hold the units of
+//! Layout: `nodes`, `edges`, `conflicts`, `history`, `wake`, `idempotency`, `check` hold the units of
 //! work; `resolution` executes a resolution plan (`domain::plan`) step by step; `rows` maps
 //! rows to domain types; `sql` holds the column lists.
 
@@ -35,6 +35,7 @@ mod conflicts;
 mod edges;
 mod error;
 pub mod failpoints;
+mod history;
 mod idempotency;
 mod nodes;
 pub mod notify;
@@ -54,6 +55,7 @@ use uuid::Uuid;
 use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::edge::{Direction, Edge};
+use crate::domain::history::HistoryEntry;
 use crate::domain::node::{NewNode, Node, NodePatch, NodeState};
 use crate::domain::plan::Resolve;
 use crate::domain::resolution::Resolution;
@@ -228,6 +230,8 @@ pub trait Store: Send + Sync + 'static {
     async fn list_conflicts(&self, filter: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)>;
     async fn conflict_stats(&self) -> StoreResult<ConflictStats>;
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution>;
+    /// Every change of a conflict, oldest first.
+    async fn conflict_history(&self, id: Uuid) -> StoreResult<Vec<HistoryEntry>>;
 
     async fn list_sources(&self) -> StoreResult<Vec<SourceStats>>;
     /// Sources with at least one verdict, without node counts: cheap enough for every write.
@@ -371,6 +375,10 @@ impl<B: Backend> Store for B {
 
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution> {
         retry_deadlocks::<B, _, _, _>(|| resolution::resolve(self, request.clone())).await
+    }
+
+    async fn conflict_history(&self, id: Uuid) -> StoreResult<Vec<HistoryEntry>> {
+        history::list(self, id).await
     }
 
     async fn list_sources(&self) -> StoreResult<Vec<SourceStats>> {

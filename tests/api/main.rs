@@ -10,6 +10,7 @@ mod detection;
 mod edges;
 mod errors;
 mod events;
+mod history;
 mod hostile;
 mod idempotency;
 mod input_rules;
