@@ -18,6 +18,7 @@ mod nodes;
 mod recall;
 mod reports;
 pub mod resolve;
+mod revert;
 pub mod review;
 mod sources;
 mod wake;
@@ -61,6 +62,7 @@ pub fn routes() -> (Router<AppState>, serde_json::Value) {
         .merge(wake::router())
         .merge(events::router())
         .merge(resolve::router())
+        .merge(revert::router())
         .merge(recall::router())
         .merge(reports::router())
         .merge(sources::router())
