@@ -109,6 +109,7 @@ contract!(
         thirty_two_concurrent_reverts_of_one_conflict_execute_once,
         reverting_a_pending_or_unknown_conflict_is_refused,
         a_revert_racing_a_resolution_on_the_same_node_is_one_or_the_other,
+        verdicts_counted_since_stay_when_a_resolution_is_reverted,
     ],
     db: [
         a_failure_at_any_step_of_any_strategy_rolls_everything_back_and_a_retry_succeeds,

@@ -9,9 +9,15 @@ use uuid::Uuid;
 
 use super::conflict::{Action, Strategy};
 use super::history;
-use super::pre_image::{ConflictImage, ConflictRefs, EdgeImage, NodeImage, PreImage, SourceRow};
+use super::pre_image::{ConflictImage, ConflictRefs, EdgeImage, NodeImage, PreImage};
 use super::time::Timestamp;
 use super::validate::{Errors, FieldError, check_text};
+
+mod obstacle;
+mod uncount;
+
+pub use obstacle::Obstacle;
+pub use uncount::{SourceWrite, uncount};
 
 /// A validated request to revert one conflict's resolution.
 #[derive(Debug, Clone, PartialEq)]
@@ -107,85 +113,6 @@ pub struct Now {
     /// Edges and conflicts attached to a created node since, as `(node, edge or conflict)`.
     pub links: Vec<(Uuid, Uuid)>,
 }
-
-/// A later change in the way of a revert.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Obstacle {
-    NodeEdited {
-        node_id: Uuid,
-    },
-    NodeDeleted {
-        node_id: Uuid,
-    },
-    ResolvedAgain {
-        node_id: Uuid,
-        conflict_id: Uuid,
-    },
-    PairPending {
-        conflict_id: Uuid,
-    },
-    NodeLinked {
-        node_id: Uuid,
-        link_id: Uuid,
-    },
-    EdgeChanged {
-        edge_id: Uuid,
-    },
-    ConflictChanged {
-        conflict_id: Uuid,
-    },
-    /// The resolution was recorded before resolutions kept what they overwrote.
-    NoPreImage,
-}
-
-impl Obstacle {
-    /// Stable snake_case name, e.g. `node_edited`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Self::NodeEdited { .. } => "node_edited",
-            Self::NodeDeleted { .. } => "node_deleted",
-            Self::ResolvedAgain { .. } => "resolved_again",
-            Self::PairPending { .. } => "pair_pending",
-            Self::NodeLinked { .. } => "node_linked",
-            Self::EdgeChanged { .. } => "edge_changed",
-            Self::ConflictChanged { .. } => "conflict_changed",
-            Self::NoPreImage => "no_pre_image",
-        }
-    }
-}
-
-impl std::fmt::Display for Obstacle {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::NodeEdited { node_id } => write!(f, "node {node_id} was edited since"),
-            Self::NodeDeleted { node_id } => write!(f, "node {node_id} was deleted since"),
-            Self::ResolvedAgain {
-                node_id,
-                conflict_id,
-            } => write!(
-                f,
-                "node {node_id} was resolved again through conflict {conflict_id}"
-            ),
-            Self::PairPending { conflict_id } => write!(
-                f,
-                "conflict {conflict_id} is pending for the same pair of nodes"
-            ),
-            Self::NodeLinked { node_id, link_id } => write!(
-                f,
-                "node {node_id}, which the resolution created, is linked to {link_id} since"
-            ),
-            Self::EdgeChanged { edge_id } => write!(f, "edge {edge_id} changed since"),
-            Self::ConflictChanged { conflict_id } => {
-                write!(f, "conflict {conflict_id} changed since")
-            }
-            Self::NoPreImage => write!(
-                f,
-                "the resolution was recorded before concord kept what resolutions overwrite"
-            ),
-        }
-    }
-}
-
 /// One unit of work of a revert.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RevertStep {
@@ -420,145 +347,11 @@ impl Resolved {
         };
         Ok(Some(step))
     }
-
-    /// Every later change a revert would overwrite or could not restore around.
-    pub fn obstacles(&self, now: &Now) -> Vec<Obstacle> {
-        let mut found = Vec::new();
-        let gone = self.merged_away();
-        let gone_id = gone.map(|(n, _)| n.node_id);
-        for id in [self.old_node_id, self.new_node_id].into_iter().flatten() {
-            if Some(id) != gone_id && !now.nodes.contains_key(&id) {
-                found.push(Obstacle::NodeDeleted { node_id: id });
-            }
-        }
-        for change in &self.pre.nodes {
-            let (Some(after), Some(row)) = (&change.after, now.nodes.get(&change.node_id)) else {
-                continue;
-            };
-            if row.fingerprint() != *after {
-                found.push(Obstacle::NodeEdited {
-                    node_id: change.node_id,
-                });
-            }
-        }
-        for (conflict_id, node_id) in &now.resolved_since {
-            found.push(Obstacle::ResolvedAgain {
-                node_id: *node_id,
-                conflict_id: *conflict_id,
-            });
-        }
-        if let Some(conflict_id) = now.pair_taken_by {
-            found.push(Obstacle::PairPending { conflict_id });
-        }
-        for (node_id, link_id) in &now.links {
-            found.push(Obstacle::NodeLinked {
-                node_id: *node_id,
-                link_id: *link_id,
-            });
-        }
-        for (edge_id, source, target) in self.created_edges() {
-            let both = now.nodes.contains_key(&source) && now.nodes.contains_key(&target);
-            match now.edges.get(&edge_id) {
-                Some(ends) if *ends == (source, target) => {}
-                None if !both => {}
-                _ => found.push(Obstacle::EdgeChanged { edge_id }),
-            }
-        }
-        if let Some((node, kept)) = gone {
-            found.extend(self.merge_obstacles(node, kept, now));
-        }
-        found
-    }
-
-    fn merge_obstacles(&self, node: &NodeImage, kept: Uuid, now: &Now) -> Vec<Obstacle> {
-        let gone = node.node_id;
-        let mut found = Vec::new();
-        for e in &self.pre.edges {
-            let Some(ends) = now.edges.get(&e.edge_id) else {
-                continue;
-            };
-            if e.after_merge(gone, kept) != Some(*ends) {
-                found.push(Obstacle::EdgeChanged { edge_id: e.edge_id });
-            }
-        }
-        for c in &self.pre.conflicts {
-            let changed = match (c.deleted_with(gone), now.conflicts.get(&c.conflict_id)) {
-                (true, None) => {
-                    let refs = [c.new_node_id].into_iter().flatten();
-                    for id in refs.filter(|id| *id != gone && !now.nodes.contains_key(id)) {
-                        found.push(Obstacle::NodeDeleted { node_id: id });
-                    }
-                    false
-                }
-                (false, Some(refs)) => *refs != c.refs_after_delete(gone, &node.body),
-                _ => true,
-            };
-            if changed {
-                found.push(Obstacle::ConflictChanged {
-                    conflict_id: c.conflict_id,
-                });
-            }
-        }
-        found
-    }
 }
 
 fn dedup(ids: Vec<Uuid>) -> Vec<Uuid> {
     let mut seen = HashSet::new();
     ids.into_iter().filter(|id| seen.insert(*id)).collect()
-}
-
-/// How a source's counter row is written back.
-#[derive(Debug, Clone, PartialEq)]
-pub enum SourceWrite {
-    /// The resolution created the row and nothing counted since: it goes.
-    Delete { source: String },
-    /// The row as it was, or (when other verdicts were counted since) as it is minus the
-    /// resolution's verdicts.
-    Set { source: String, row: SourceRow },
-}
-
-/// Uncounts the resolution's verdicts. `now` holds the current rows of its sources; a row no
-/// other verdict changed since is restored exactly, any other is decremented.
-pub fn uncount(
-    pre: &PreImage,
-    now: &HashMap<String, SourceRow>,
-    at: Timestamp,
-) -> Vec<SourceWrite> {
-    let mut writes = Vec::new();
-    for before in &pre.sources {
-        let counted = pre.verdicts.iter().filter(|v| v.source == before.source);
-        let (up, down) = counted.fold((0, 0), |(u, d), v| match v.upheld {
-            true => (u + 1, d),
-            false => (u, d + 1),
-        });
-        let base = before
-            .row
-            .as_ref()
-            .map_or((0, 0), |r| (r.upheld, r.contradicted));
-        let current = now.get(&before.source);
-        let untouched =
-            current.is_some_and(|c| (c.upheld, c.contradicted) == (base.0 + up, base.1 + down));
-        let source = before.source.clone();
-        writes.push(match (untouched, &before.row, current) {
-            (true, None, _) => SourceWrite::Delete { source },
-            (true, Some(row), _) => SourceWrite::Set {
-                source,
-                row: row.clone(),
-            },
-            (false, _, Some(c)) => SourceWrite::Set {
-                source,
-                row: SourceRow {
-                    upheld: (c.upheld - up).max(0),
-                    contradicted: (c.contradicted - down).max(0),
-                    created_at: c.created_at,
-                    updated_at: at,
-                },
-            },
-            (false, _, None) => continue,
-        });
-    }
-    writes
 }
 
 #[cfg(test)]

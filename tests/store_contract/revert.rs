@@ -76,6 +76,15 @@ fn rich(title: &str, body: &str, source: &str, labels: &[&str], embedding: [f64;
 /// embeddings, edges on the new node in both directions and to the old node, a pending
 /// conflict where the new node is the old side and a resolved one where it is the new side.
 async fn arrange(store: &dyn Store, with_node: bool) -> (Uuid, Node, Option<Node>) {
+    let (id, old, new, _) = arrange_with_others(store, with_node).await;
+    (id, old, new)
+}
+
+/// [`arrange`], also returning the pending conflict where the new node is the old side.
+async fn arrange_with_others(
+    store: &dyn Store,
+    with_node: bool,
+) -> (Uuid, Node, Option<Node>, Option<Uuid>) {
     let old = node_from(
         store,
         rich(
@@ -90,7 +99,7 @@ async fn arrange(store: &dyn Store, with_node: bool) -> (Uuid, Node, Option<Node
     if !with_node {
         let queued = new_conflict(old.id, None, Some("The quota is 20 GB"));
         let id = store.queue_conflict(queued).await.unwrap().0.id;
-        return (id, old, None);
+        return (id, old, None, None);
     }
     let new = node_from(
         store,
@@ -114,11 +123,11 @@ async fn arrange(store: &dyn Store, with_node: bool) -> (Uuid, Node, Option<Node
             .await
             .unwrap();
     }
-    conflict(store, &new, &other).await;
+    let as_old = conflict(store, &new, &other).await;
     let as_new = conflict(store, &other, &new).await;
     resolve(store, as_new, "keep_both").await.unwrap();
     let id = conflict(store, &old, &new).await;
-    (id, old, Some(new))
+    (id, old, Some(new), Some(as_old))
 }
 
 pub async fn every_strategy_reverts_to_the_exact_rows_before_it_and_resolves_again(
@@ -129,8 +138,12 @@ pub async fn every_strategy_reverts_to_the_exact_rows_before_it_and_resolves_aga
         for with_node in [true, false] {
             // Arrange
             let scenario = format!("{strategy} (new node: {with_node})");
-            let (id, _, _) = arrange(store, with_node).await;
+            let (id, _, _, as_old) = arrange_with_others(store, with_node).await;
             let before = db.state().await;
+            let mut histories = Vec::new();
+            for c in as_old.iter() {
+                histories.push(store.conflict_history(*c).await.unwrap());
+            }
             resolve(store, id, strategy).await.unwrap();
             assert!(db.state().await != before, "{scenario} changed nothing");
 
@@ -144,6 +157,10 @@ pub async fn every_strategy_reverts_to_the_exact_rows_before_it_and_resolves_aga
                 "{scenario}"
             );
             assert_same_rows(&before, &db.state().await, &scenario);
+            for (c, history) in as_old.iter().zip(&histories) {
+                let now = store.conflict_history(*c).await.unwrap();
+                assert_eq!(&now, history, "{scenario}: a restored conflict's history");
+            }
             assert_eq!(store.check().await.unwrap(), vec![], "{scenario}");
             let again = STRATEGIES[(k + 1) % 4];
             let r = resolve(store, id, again).await.unwrap();
@@ -343,4 +360,27 @@ pub async fn a_revert_racing_a_resolution_on_the_same_node_is_one_or_the_other(s
         );
         assert_eq!(store.check().await.unwrap(), vec![], "round {round}");
     }
+}
+
+pub async fn verdicts_counted_since_stay_when_a_resolution_is_reverted(store: &dyn Store) {
+    // Arrange: two conflicts between sources docs and chat, both resolved for chat.
+    let mut ids = Vec::new();
+    for n in [1, 2] {
+        let old = sourced(store, "Port", &format!("The port is 80{n}"), "docs").await;
+        let new = sourced(store, "Port", &format!("The port is 90{n}"), "chat").await;
+        let id = conflict(store, &old, &new).await;
+        resolve(store, id, "new_is_current").await.unwrap();
+        ids.push(id);
+    }
+
+    // Act: the first one is undone after the second one counted.
+    revert(store, ids[0]).await.unwrap();
+
+    // Assert: the second one's verdicts remain.
+    let sources = store.list_sources().await.unwrap();
+    let counts: Vec<_> = sources
+        .iter()
+        .map(|s| (s.source.as_str(), s.upheld, s.contradicted))
+        .collect();
+    assert_eq!(counts, [("chat", 1, 0), ("docs", 0, 1)]);
 }

@@ -1,7 +1,7 @@
 use super::*;
 use crate::domain::node::NodeState;
 use crate::domain::plan::Step;
-use crate::domain::pre_image::{ConflictBefore, NodeChange, SourceBefore, Verdict};
+use crate::domain::pre_image::{ConflictBefore, NodeChange, SourceBefore, SourceRow, Verdict};
 use crate::domain::time;
 
 fn image(id: Uuid, body: &str) -> NodeImage {
