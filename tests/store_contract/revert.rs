@@ -305,6 +305,19 @@ pub async fn later_changes_are_named_and_nothing_is_written(store: &dyn Store, d
         store.get_conflict(id).await.unwrap().status,
         Status::Resolved
     );
+
+    // A resolution recorded before resolutions kept their pre-image.
+    let (id, _, _) = arrange(store, true).await;
+    resolve(store, id, "keep_both").await.unwrap();
+    let forget = "update conflict_history set pre_image = null";
+    match db {
+        super::Db::Sqlite(pool) => sqlx::query(forget).execute(pool).await.map(drop),
+        super::Db::Postgres(pool) => sqlx::query(forget).execute(pool).await.map(drop),
+    }
+    .unwrap();
+    let before = db.dump().await;
+    assert_eq!(in_the_way(revert(store, id).await), [Obstacle::NoPreImage]);
+    assert_same_rows(&before, &db.dump().await, "no pre-image");
 }
 
 /// C1 (A, B) was resolved `new_is_current`; C2 (B, X) is pending. Reverting C1 and resolving
