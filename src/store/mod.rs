@@ -139,6 +139,9 @@ pub struct CandidateQuery {
 pub struct DetectedConflict {
     pub conflict: NewConflict,
     pub edge: Edge,
+    /// The resolution a policy decided on, run right after the conflict is queued, in the
+    /// same transaction.
+    pub resolve: Option<crate::domain::plan::Resolve>,
 }
 
 /// Per-source verdict counters.
