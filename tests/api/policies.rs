@@ -171,7 +171,21 @@ async fn a_matching_rule_resolves_the_conflict_in_the_write(app: TestApp) {
         note.starts_with("policy newer-number-wins resolved with new_is_current: conflict type numeric-mismatch, probability"),
         "{note}"
     );
-    // Nothing is left pending, and the listing finds it as automatic.
+    // The events of any resolution, and nothing pending to wake a daemon.
+    let events = crate::events::read_events(&app, Some("0"), 2, async {}).await;
+    let kinds_seen: Vec<(&str, &Value)> = events
+        .iter()
+        .map(|(_, kind, data)| (kind.as_str(), &data["conflict_id"]))
+        .collect();
+    let cid = &hit["conflict_id"];
+    assert_eq!(
+        kinds_seen,
+        [("conflict.created", cid), ("conflict.resolved", cid)]
+    );
+    app.get("/conflicts/wake?wait=0")
+        .await
+        .assert_status(StatusCode::NO_CONTENT);
+    // The listing finds it as automatic.
     assert_eq!(pending_total(&app).await, 0);
     let auto = app.get("/conflicts?status=resolved&auto=true").await.json();
     assert_eq!(auto["items"][0]["id"], hit["conflict_id"]);
