@@ -443,12 +443,23 @@ impl<B: Backend> Store for B {
     }
 }
 
-/// Connects to the database the URL names (`sqlite:` or `postgres:`) and migrates it.
+/// Connects to the database the URL names (`sqlite:` or `postgres:`) and migrates it; SQLite
+/// commits with `synchronous = full`.
 pub async fn connect(url: &str) -> anyhow::Result<Arc<dyn Store>> {
+    connect_with(url, sqlite::Synchronous::Full).await
+}
+
+/// [`connect`], choosing SQLite's durability (ignored for PostgreSQL).
+pub async fn connect_with(
+    url: &str,
+    synchronous: sqlite::Synchronous,
+) -> anyhow::Result<Arc<dyn Store>> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         Ok(Arc::new(postgres::PgStore::connect(url).await?) as Arc<dyn Store>)
     } else if url.starts_with("sqlite:") {
-        Ok(Arc::new(sqlite::SqliteStore::connect(url).await?))
+        Ok(Arc::new(
+            sqlite::SqliteStore::connect(url, synchronous).await?,
+        ))
     } else {
         anyhow::bail!("unsupported database URL: expected sqlite:// or postgres://")
     }
