@@ -39,6 +39,7 @@ mod history;
 mod idempotency;
 mod nodes;
 pub mod notify;
+mod policy;
 pub mod postgres;
 mod resolution;
 mod rows;

@@ -9,13 +9,12 @@ use uuid::Uuid;
 
 use super::backend::{Backend, Cols, Conn, Id, Ids, QueryExt, Row, Texts, Ts};
 use super::sql::node_columns;
-use super::{conflicts, failpoints, resolution, rows};
+use super::{conflicts, policy, rows};
 use crate::domain::FieldError;
 use crate::domain::conflict::{Conflict, Status};
 use crate::domain::contradiction::index_tokens;
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::node::{self as dn, NewNode, Node, NodePatch};
-use crate::domain::plan::Resolve;
 use crate::domain::time;
 use crate::store::*;
 
@@ -42,7 +41,7 @@ pub async fn create<B: Backend>(
     for hit in found {
         if let Some(c) = conflicts::insert_detected::<B>(&mut tx, &hit).await? {
             let c = match &hit.resolve {
-                Some(req) => resolve_by_policy::<B>(&mut tx, c, req).await?,
+                Some(req) => policy::resolve::<B>(&mut tx, c, req).await?,
                 None => c,
             };
             queued.push(c);
@@ -63,28 +62,6 @@ pub async fn create<B: Backend>(
         .map(|c| c.id)
         .collect();
     Ok((created, queued))
-}
-
-/// Runs a policy's resolution of a conflict this write just queued, inside the write's
-/// transaction, exactly as a client's resolution runs. A plan refused as stale wrote nothing
-/// (an earlier policy resolution of this write made the kept node dormant): the conflict then
-/// stays pending for a person to decide.
-async fn resolve_by_policy<B: Backend>(
-    tx: &mut Conn<B>,
-    queued: Conflict,
-    req: &Resolve,
-) -> StoreResult<Conflict> {
-    match resolution::resolve_in::<B>(tx, req).await {
-        Ok(_) => {}
-        Err(StoreError::Stale { node_id, state }) => {
-            tracing::info!(conflict.id = %queued.id, %node_id, %state, "policy resolution left pending: stale");
-            return Ok(queued);
-        }
-        Err(e) => return Err(e),
-    }
-    // Keyed by the old node: a test knows its id before the write, not the conflict's.
-    failpoints::hit(queued.old_node_id.unwrap_or_default(), "policy_resolved")?;
-    conflicts::get_in::<B>(tx, queued.id).await
 }
 
 async fn fetch_optional<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreResult<Option<Node>> {
