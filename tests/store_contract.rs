@@ -11,6 +11,8 @@ mod conflicts;
 mod edges;
 #[path = "store_contract/nodes.rs"]
 mod nodes;
+#[path = "store_contract/policies.rs"]
+mod policies;
 #[path = "store_contract/resolve.rs"]
 mod resolve;
 #[path = "store_contract/retries.rs"]
@@ -27,6 +29,7 @@ pub use check::*;
 pub use conflicts::*;
 pub use edges::*;
 pub use nodes::*;
+pub use policies::*;
 pub use resolve::*;
 pub use retries::*;
 pub use revert::*;
@@ -110,6 +113,7 @@ contract!(
         reverting_a_pending_or_unknown_conflict_is_refused,
         a_revert_racing_a_resolution_on_the_same_node_is_one_or_the_other,
         verdicts_counted_since_stay_when_a_resolution_is_reverted,
+        a_policy_that_cannot_apply_after_an_earlier_one_leaves_its_conflict_pending,
     ],
     db: [
         a_failure_at_any_step_of_any_strategy_rolls_everything_back_and_a_retry_succeeds,
@@ -118,5 +122,6 @@ contract!(
         every_strategy_reverts_to_the_exact_rows_before_it_and_resolves_again,
         a_failure_at_any_revert_step_writes_nothing_and_a_retry_succeeds,
         later_changes_are_named_and_nothing_is_written,
+        a_failure_after_a_policy_resolution_rolls_back_the_whole_write,
     ]
 );

@@ -40,6 +40,7 @@ mod history;
 mod idempotency;
 mod nodes;
 pub mod notify;
+mod policy;
 pub mod postgres;
 mod pre_image;
 mod resolution;
@@ -143,6 +144,9 @@ pub struct CandidateQuery {
 pub struct DetectedConflict {
     pub conflict: NewConflict,
     pub edge: Edge,
+    /// The resolution a policy decided on, run right after the conflict is queued, in the
+    /// same transaction.
+    pub resolve: Option<crate::domain::plan::Resolve>,
 }
 
 /// Per-source verdict counters.

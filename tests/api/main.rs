@@ -16,6 +16,7 @@ mod idempotency;
 mod input_rules;
 mod limits;
 mod nodes;
+mod policies;
 mod properties;
 mod races;
 mod recall;
