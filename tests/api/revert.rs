@@ -6,6 +6,9 @@
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
+use concord::config::Settings;
+use concord::domain::policy::{Format, RuleSet};
+
 use crate::support::{Reply, TestApp};
 
 crate::on_both_databases!(
@@ -16,6 +19,7 @@ crate::on_both_databases!(
     reverting_an_unknown_conflict_is_404_and_bad_input_is_422,
     a_body_edited_since_is_409_revert_conflict_naming_the_node,
     a_failed_revert_step_is_500_and_leaves_the_resolution_in_place,
+    a_policy_auto_resolution_can_be_reverted,
 );
 
 fn id(v: &Value) -> &str {
@@ -258,4 +262,49 @@ async fn a_failed_revert_step_is_500_and_leaves_the_resolution_in_place(app: Tes
     revert(&app, &c, json!({}))
         .await
         .assert_status(StatusCode::OK);
+}
+
+async fn a_policy_auto_resolution_can_be_reverted(app: TestApp) {
+    // Arrange: a rule resolves the detected conflict in the write.
+    let rules = "[[rules]]\nname = \"newer-wins\"\naction = \"new_is_current\"\n\
+                 [rules.match]\nconflict_types = [\"numeric-mismatch\"]\n";
+    let app = app.reconfigured(Settings {
+        policies: Some(RuleSet::parse(rules, Format::Toml).expect("valid rules")),
+        ..Settings::for_database("test://policies")
+    });
+    let old = app
+        .node_with(json!({"title": "cache ttl", "body": "The cache TTL is 30 seconds."}))
+        .await;
+    let r = app
+        .post(
+            "/nodes",
+            json!({"title": "cache ttl", "body": "The cache TTL is 60 seconds."}),
+        )
+        .await;
+    r.assert_status(StatusCode::CREATED);
+    let c = json!({"id": r.json()["conflicts"][0]["conflict_id"]});
+    let got = app.get(&format!("/conflicts/{}", id(&c))).await.json();
+    assert_eq!(got["latest"]["kind"], "auto_resolved", "{}", r.text);
+
+    // Act
+    let r = revert(&app, &c, json!({"reverted_by": "Grace"})).await;
+
+    // Assert
+    r.assert_status(StatusCode::OK);
+    assert_eq!(r.json()["reverted"], "new_is_current");
+    let got = app.get(&format!("/conflicts/{}", id(&c))).await.json();
+    assert_eq!(got["status"], "pending");
+    assert_eq!(got["old_node"]["state"], "active");
+    assert_eq!(got["old_node"]["id"], old["id"]);
+    let history = app
+        .get(&format!("/conflicts/{}/history", id(&c)))
+        .await
+        .json();
+    let kinds: Vec<&str> = history["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["queued", "auto_resolved", "reverted"]);
 }
