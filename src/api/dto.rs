@@ -7,7 +7,9 @@ use uuid::Uuid;
 
 use crate::domain::conflict::{Action, Conflict, Detection, Recommendation};
 use crate::domain::edge::Edge;
+use crate::domain::history::HistoryEntry;
 use crate::domain::node::{Node, NodeState};
+use crate::domain::policy::PolicyMark;
 use crate::domain::time;
 
 /// Lifecycle state of a node; only `active` nodes take part in detection.
@@ -135,6 +137,10 @@ pub struct DetectionDto {
     /// Why a configured LLM tier did not decide, when it did not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub llm_fallback: Option<String>,
+    /// The resolution policy that fired at write time (or would have, in a dry run); absent
+    /// when none did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<PolicyMarkDto>,
 }
 
 impl From<Detection> for DetectionDto {
@@ -147,6 +153,31 @@ impl From<Detection> for DetectionDto {
             similarity: d.similarity,
             explanation: d.explanation,
             llm_fallback: d.llm_fallback,
+            policy: d.policy.map(Into::into),
+        }
+    }
+}
+
+/// A resolution policy that fired on a conflict.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PolicyMarkDto {
+    /// The rule's name; a resolution it made has `resolved_by` = `policy:<name>`.
+    #[schema(example = "newer-sensor-wins")]
+    pub name: String,
+    /// The strategy of the rule.
+    #[schema(example = "new_is_current")]
+    pub action: String,
+    /// True when policies run dry: the conflict was left pending and only this record (and
+    /// the `queued` history entry's note) says what the rule would have done.
+    pub dry_run: bool,
+}
+
+impl From<PolicyMark> for PolicyMarkDto {
+    fn from(p: PolicyMark) -> Self {
+        Self {
+            name: p.name,
+            action: p.action.as_str().to_owned(),
+            dry_run: p.dry_run,
         }
     }
 }
@@ -172,11 +203,12 @@ impl From<Recommendation> for RecommendationDto {
     }
 }
 
-/// One step a resolution took. Which id fields are present depends on `action`.
+/// One step a resolution or a revert took. Which id fields are present depends on `action`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ActionDto {
     /// `node_created`, `node_state_changed`, `edge_created`, `node_body_merged`,
-    /// `edges_moved`, `node_deleted` or `conflict_resolved`.
+    /// `edges_moved`, `node_deleted` or `conflict_resolved`; a revert also reports
+    /// `edge_deleted`, `node_restored`, `node_body_restored` and `conflict_reverted`.
     pub action: String,
     /// One human line, e.g. `Node … active → dormant`.
     pub summary: String,
@@ -225,7 +257,10 @@ impl From<&Action> for ActionDto {
             conflict_id: None,
         };
         match a.clone() {
-            Action::NodeCreated { summary, node_id } | Action::NodeDeleted { summary, node_id } => {
+            Action::NodeCreated { summary, node_id }
+            | Action::NodeDeleted { summary, node_id }
+            | Action::NodeRestored { summary, node_id }
+            | Action::NodeBodyRestored { summary, node_id } => {
                 d.summary = summary;
                 d.node_id = Some(node_id);
             }
@@ -239,6 +274,13 @@ impl From<&Action> for ActionDto {
                     (summary, Some(node_id), Some(from), Some(to));
             }
             Action::EdgeCreated {
+                summary,
+                edge_id,
+                kind,
+                source_id,
+                target_id,
+            }
+            | Action::EdgeDeleted {
                 summary,
                 edge_id,
                 kind,
@@ -270,6 +312,10 @@ impl From<&Action> for ActionDto {
                 d.count = Some(count);
             }
             Action::ConflictResolved {
+                summary,
+                conflict_id,
+            }
+            | Action::ConflictReverted {
                 summary,
                 conflict_id,
             } => {
@@ -306,6 +352,40 @@ pub struct ConflictDto {
     pub actions: Option<Vec<ActionDto>>,
     #[schema(format = DateTime)]
     pub created_at: String,
+    /// The latest entry of the conflict's history (`GET /conflicts/{id}` only; the full list
+    /// is `GET /conflicts/{id}/history`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latest: Option<HistoryEntryDto>,
+}
+
+/// One change of a conflict.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HistoryEntryDto {
+    #[schema(format = DateTime)]
+    pub at: String,
+    /// `queued`, `resolved`, `reverted` or `auto_resolved`.
+    #[schema(pattern = "^(queued|resolved|reverted|auto_resolved)$")]
+    pub kind: String,
+    /// Who made the change (`resolved_by`, `reverted_by`, `policy:<name>`); null when unnamed.
+    pub by: Option<String>,
+    /// The strategy applied, or undone by a revert.
+    pub resolution: Option<String>,
+    pub note: Option<String>,
+    /// What the change did, in order.
+    pub actions: Vec<ActionDto>,
+}
+
+impl From<HistoryEntry> for HistoryEntryDto {
+    fn from(h: HistoryEntry) -> Self {
+        Self {
+            at: time::format(&h.at),
+            kind: h.kind.as_str().to_owned(),
+            by: h.by,
+            resolution: h.resolution.map(|r| r.as_str().to_owned()),
+            note: h.note,
+            actions: h.actions.iter().map(ActionDto::from).collect(),
+        }
+    }
 }
 
 impl ConflictDto {
@@ -338,6 +418,7 @@ impl ConflictDto {
             note: c.note,
             actions: c.actions.map(|a| a.iter().map(ActionDto::from).collect()),
             created_at: time::format(&c.created_at),
+            latest: None,
         }
     }
 }
@@ -351,6 +432,16 @@ pub struct ConflictHitDto {
     pub probability: f64,
     pub signals: Vec<String>,
     pub recommendation: RecommendationDto,
+    /// The strategy a resolution policy applied in the same write; absent while the conflict
+    /// is pending.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<String>,
+    /// `policy:<name>` when a resolution policy resolved the conflict in the same write.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved_by: Option<String>,
+    /// The policy that fired (or would have, in a dry run); absent when none did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<PolicyMarkDto>,
 }
 
 impl ConflictHitDto {
@@ -363,6 +454,9 @@ impl ConflictHitDto {
             probability: h.detection.probability,
             signals: h.detection.signals,
             recommendation: h.recommendation.into(),
+            resolution: None,
+            resolved_by: None,
+            policy: None,
         }
     }
 
@@ -374,6 +468,9 @@ impl ConflictHitDto {
             probability: c.detection.probability,
             signals: c.detection.signals,
             recommendation: c.recommendation.into(),
+            resolution: c.resolution.map(|s| s.as_str().to_owned()),
+            resolved_by: c.resolved_by,
+            policy: c.detection.policy.map(Into::into),
         }
     }
 }

@@ -15,9 +15,11 @@ pub mod idempotency;
 pub mod limits;
 mod metrics;
 mod nodes;
+mod policies;
 mod recall;
 mod reports;
 pub mod resolve;
+mod revert;
 pub mod review;
 mod sources;
 mod wake;
@@ -61,9 +63,11 @@ pub fn routes() -> (Router<AppState>, serde_json::Value) {
         .merge(wake::router())
         .merge(events::router())
         .merge(resolve::router())
+        .merge(revert::router())
         .merge(recall::router())
         .merge(reports::router())
         .merge(sources::router())
+        .merge(policies::router())
         .merge(health::router())
         .split_for_parts();
     (router, doc::refine(&doc))

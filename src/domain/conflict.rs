@@ -91,6 +91,10 @@ pub struct Detection {
     /// Why a configured LLM tier did not give the verdict (timeout, error), when it did not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub llm_fallback: Option<String>,
+    /// The resolution policy that fired on the conflict at write time (or would have, in a
+    /// dry run), when one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<super::policy::PolicyMark>,
 }
 
 impl Detection {
@@ -103,6 +107,7 @@ impl Detection {
             similarity: None,
             explanation: "queued by a client".into(),
             llm_fallback: None,
+            policy: None,
         }
     }
 }
@@ -117,7 +122,7 @@ pub struct Recommendation {
     pub reasoning: String,
 }
 
-/// One step a resolution executed, as reported to the client and stored on the conflict.
+/// One step a resolution (or a revert) executed, as reported to the client and stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Action {
@@ -157,6 +162,29 @@ pub enum Action {
         summary: String,
         conflict_id: Uuid,
     },
+    /// A revert deleted an edge its resolution created.
+    EdgeDeleted {
+        summary: String,
+        edge_id: Uuid,
+        kind: String,
+        source_id: Uuid,
+        target_id: Uuid,
+    },
+    /// A revert re-created the node a merge deleted.
+    NodeRestored {
+        summary: String,
+        node_id: Uuid,
+    },
+    /// A revert put back the body and labels a merge replaced.
+    NodeBodyRestored {
+        summary: String,
+        node_id: Uuid,
+    },
+    /// A revert made the conflict pending again.
+    ConflictReverted {
+        summary: String,
+        conflict_id: Uuid,
+    },
 }
 
 impl Action {
@@ -170,6 +198,10 @@ impl Action {
             Self::EdgesMoved { .. } => "edges_moved",
             Self::NodeDeleted { .. } => "node_deleted",
             Self::ConflictResolved { .. } => "conflict_resolved",
+            Self::EdgeDeleted { .. } => "edge_deleted",
+            Self::NodeRestored { .. } => "node_restored",
+            Self::NodeBodyRestored { .. } => "node_body_restored",
+            Self::ConflictReverted { .. } => "conflict_reverted",
         }
     }
 }
@@ -251,6 +283,10 @@ pub struct ConflictFilter {
     pub status: Option<Status>,
     pub conflict_type: Option<String>,
     pub label: Option<String>,
+    /// Only conflicts resolved by exactly this name.
+    pub resolved_by: Option<String>,
+    /// Only conflicts a policy resolved (`true`) or not (`false`).
+    pub auto: Option<bool>,
     pub newest_first: bool,
     pub limit: usize,
     pub after: Option<super::cursor::Cursor>,

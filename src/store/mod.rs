@@ -25,8 +25,9 @@
 //!   `for update`), as the constants and step functions of `Backend`. Each backend folder reads
 //!   as "how this database differs".
 //!
-//! Layout: `nodes`, `edges`, `conflicts`, `wake`, `idempotency`, `check` hold the units of
-//! work; `resolution` executes a resolution plan (`domain::plan`) step by step; `rows` maps
+//! Layout: `nodes`, `edges`, `conflicts`, `history`, `wake`, `idempotency`, `check` hold the units of
+//! work; `resolution` executes a resolution plan (`domain::plan`) step by step, `pre_image`
+//! reads what it overwrites and `revert` undoes it (`domain::revert`); `rows` maps
 //! rows to domain types; `sql` holds the column lists.
 
 pub mod backend;
@@ -35,11 +36,15 @@ mod conflicts;
 mod edges;
 mod error;
 pub mod failpoints;
+mod history;
 mod idempotency;
 mod nodes;
 pub mod notify;
+mod policy;
 pub mod postgres;
+mod pre_image;
 mod resolution;
+mod revert;
 mod rows;
 pub(crate) mod sql;
 pub mod sqlite;
@@ -54,9 +59,11 @@ use uuid::Uuid;
 use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::edge::{Direction, Edge};
+use crate::domain::history::HistoryEntry;
 use crate::domain::node::{NewNode, Node, NodePatch, NodeState};
 use crate::domain::plan::Resolve;
 use crate::domain::resolution::Resolution;
+use crate::domain::revert::{Revert, Reverted};
 use crate::domain::time::Timestamp;
 
 pub use error::StoreError;
@@ -137,6 +144,9 @@ pub struct CandidateQuery {
 pub struct DetectedConflict {
     pub conflict: NewConflict,
     pub edge: Edge,
+    /// The resolution a policy decided on, run right after the conflict is queued, in the
+    /// same transaction.
+    pub resolve: Option<crate::domain::plan::Resolve>,
 }
 
 /// Per-source verdict counters.
@@ -174,7 +184,7 @@ impl WakeBatch {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
     pub id: i64,
-    /// `conflict.created` or `conflict.resolved`.
+    /// `conflict.created`, `conflict.resolved` or `conflict.reverted`.
     pub kind: String,
     pub conflict_id: Uuid,
     pub created_at: Timestamp,
@@ -228,6 +238,10 @@ pub trait Store: Send + Sync + 'static {
     async fn list_conflicts(&self, filter: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)>;
     async fn conflict_stats(&self) -> StoreResult<ConflictStats>;
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution>;
+    /// Undoes a conflict's resolution; a retry replays the stored reply.
+    async fn revert_conflict(&self, request: Revert) -> StoreResult<Reverted>;
+    /// Every change of a conflict, oldest first.
+    async fn conflict_history(&self, id: Uuid) -> StoreResult<Vec<HistoryEntry>>;
 
     async fn list_sources(&self) -> StoreResult<Vec<SourceStats>>;
     /// Sources with at least one verdict, without node counts: cheap enough for every write.
@@ -273,7 +287,9 @@ fn is_retryable(e: &StoreError) -> bool {
         | StoreError::Backend(sqlx::Error::Database(d)) => {
             matches!(d.code().as_deref(), Some("40P01" | "40001"))
         }
-        StoreError::ResolutionFailed { cause, .. } => is_retryable(cause),
+        StoreError::ResolutionFailed { cause, .. } | StoreError::RevertFailed { cause, .. } => {
+            is_retryable(cause)
+        }
         _ => false,
     }
 }
@@ -373,6 +389,14 @@ impl<B: Backend> Store for B {
         retry_deadlocks::<B, _, _, _>(|| resolution::resolve(self, request.clone())).await
     }
 
+    async fn revert_conflict(&self, request: Revert) -> StoreResult<Reverted> {
+        retry_deadlocks::<B, _, _, _>(|| revert::revert(self, request.clone())).await
+    }
+
+    async fn conflict_history(&self, id: Uuid) -> StoreResult<Vec<HistoryEntry>> {
+        history::list(self, id).await
+    }
+
     async fn list_sources(&self) -> StoreResult<Vec<SourceStats>> {
         conflicts::sources(self).await
     }
@@ -432,12 +456,23 @@ impl<B: Backend> Store for B {
     }
 }
 
-/// Connects to the database the URL names (`sqlite:` or `postgres:`) and migrates it.
+/// Connects to the database the URL names (`sqlite:` or `postgres:`) and migrates it; SQLite
+/// commits with `synchronous = full`.
 pub async fn connect(url: &str) -> anyhow::Result<Arc<dyn Store>> {
+    connect_with(url, sqlite::Synchronous::Full).await
+}
+
+/// [`connect`], choosing SQLite's durability (ignored for PostgreSQL).
+pub async fn connect_with(
+    url: &str,
+    synchronous: sqlite::Synchronous,
+) -> anyhow::Result<Arc<dyn Store>> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         Ok(Arc::new(postgres::PgStore::connect(url).await?) as Arc<dyn Store>)
     } else if url.starts_with("sqlite:") {
-        Ok(Arc::new(sqlite::SqliteStore::connect(url).await?))
+        Ok(Arc::new(
+            sqlite::SqliteStore::connect(url, synchronous).await?,
+        ))
     } else {
         anyhow::bail!("unsupported database URL: expected sqlite:// or postgres://")
     }

@@ -10,28 +10,53 @@
 use sqlx::types::Json;
 
 use super::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
-use super::{Resolution, StoreError, StoreResult, conflicts, edges, failpoints, nodes};
+use super::{Resolution, StoreError, StoreResult, conflicts, edges, failpoints, nodes, pre_image};
 use crate::domain::conflict::{Action, Conflict, Status, Strategy};
 use crate::domain::contradiction::index_tokens;
+use crate::domain::history::{self, HistoryEntry, HistoryKind};
 use crate::domain::plan::{self, Plan, PlanError, Resolve, Step};
+use crate::domain::pre_image::PreImage;
 use crate::domain::time;
 
 pub async fn resolve<B: Backend>(store: &B, req: Resolve) -> StoreResult<Resolution> {
     let mut tx = store.write().await?;
-    B::lock_for_resolution(&mut tx, req.conflict_id).await?;
-    let conflict = conflicts::get_in::<B>(&mut tx, req.conflict_id).await?;
-    if conflict.status == Status::Resolved {
-        return replay::<B>(&mut tx, &req, &conflict).await;
+    let (outcome, done) = resolve_in::<B>(&mut tx, &req).await?;
+    if outcome.replayed {
+        return Ok(outcome);
     }
-    let plan = plan::plan(&conflict, &req, time::now()).map_err(plan_error)?;
+    B::commit(tx)
+        .await
+        .map_err(|e| StoreError::ResolutionFailed {
+            failed_action: "commit".into(),
+            partial_actions: done,
+            cause: Box::new(e.into()),
+        })?;
+    Ok(outcome)
+}
+
+/// Resolves inside a write transaction the caller owns and commits (a resolution request's
+/// own, or a node write's when a policy resolves what it detected). Returns the outcome and
+/// the actions done, for the caller's commit error.
+pub async fn resolve_in<B: Backend>(
+    tx: &mut Conn<B>,
+    req: &Resolve,
+) -> StoreResult<(Resolution, Vec<Action>)> {
+    B::lock_for_resolution(tx, req.conflict_id).await?;
+    let conflict = conflicts::get_in::<B>(tx, req.conflict_id).await?;
+    if conflict.status == Status::Resolved {
+        return Ok((replay::<B>(tx, req, &conflict).await?, Vec::new()));
+    }
+    let plan = plan::plan(&conflict, req, time::now()).map_err(plan_error)?;
+    let pre_image = pre_image::capture::<B>(tx, &conflict, &plan, req.strategy).await?;
     let run = Run {
         conflict: &conflict,
-        req: &req,
+        req,
         plan: &plan,
+        pre_image: &pre_image,
     };
     let mut done: Vec<Action> = Vec::with_capacity(plan.steps.len());
     for step in &plan.steps {
-        match run.execute::<B>(&mut tx, step, &done).await {
+        match run.execute::<B>(tx, step, &done).await {
             Ok(action) => done.push(action),
             Err(cause) => {
                 // Dropping the transaction rolls every step back.
@@ -43,14 +68,7 @@ pub async fn resolve<B: Backend>(store: &B, req: Resolve) -> StoreResult<Resolut
             }
         }
     }
-    B::commit(tx)
-        .await
-        .map_err(|e| StoreError::ResolutionFailed {
-            failed_action: "commit".into(),
-            partial_actions: done.clone(),
-            cause: Box::new(e.into()),
-        })?;
-    Ok(run.outcome(done))
+    Ok((run.outcome(done.clone()), done))
 }
 
 /// A resolved conflict asked again: the same request replays, another one is refused.
@@ -84,11 +102,13 @@ fn plan_error(e: PlanError) -> StoreError {
     }
 }
 
-/// One resolution under way: the conflict as read in its transaction, the request, the plan.
+/// One resolution under way: the conflict as read in its transaction, the request, the plan,
+/// and what the plan overwrites (kept with the history entry, for a revert).
 struct Run<'a> {
     conflict: &'a Conflict,
     req: &'a Resolve,
     plan: &'a Plan,
+    pre_image: &'a PreImage,
 }
 
 impl Run<'_> {
@@ -183,6 +203,20 @@ impl Run<'_> {
         for (source, upheld) in verdicts(conflict, req.strategy) {
             conflicts::count_verdict::<B>(conn, &source, upheld).await?;
         }
+        let kind = if history::is_automatic(req.resolved_by.as_deref()) {
+            HistoryKind::AutoResolved
+        } else {
+            HistoryKind::Resolved
+        };
+        let entry = HistoryEntry {
+            at: self.plan.resolved_at,
+            kind,
+            by: req.resolved_by.clone(),
+            resolution: Some(req.strategy),
+            note: req.note.clone(),
+            actions,
+        };
+        super::history::record::<B>(conn, conflict.id, &entry, Some(self.pre_image)).await?;
         conflicts::event::<B>(conn, "conflict.resolved", conflict.id, conflict.seq).await
     }
 
