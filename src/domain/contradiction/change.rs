@@ -10,6 +10,7 @@
 //! something the other does not), so that additions ("also", "too") and restatements stay
 //! unflagged. A memory about the past ("used to", "小时候") opposes nothing in the present.
 
+use super::categories;
 use super::lexicon;
 use super::shifts;
 use super::signals::{Evidence, Side};
@@ -270,7 +271,7 @@ fn root(w: &str) -> &str {
     s
 }
 
-fn same_root(a: &str, b: &str) -> bool {
+pub(super) fn same_root(a: &str, b: &str) -> bool {
     if !a.is_ascii() || !b.is_ascii() {
         // A lone CJK character left by a removed cue matches the pairs that contain it.
         let lone = |x: &str, y: &str| x.chars().count() == 1 && y.contains(x);
@@ -377,6 +378,10 @@ pub fn collect(old: &Body, new: &Body, topical: bool, titled: bool) -> Changes {
     out.extend(policy(to, tn, topical).or_else(|| policy(tn, to, topical)));
     out.extend(antonym(to, tn, topical));
     out.extend(voice(to, tn).or_else(|| voice(tn, to)));
+    if same_head(old, new) {
+        let (o, n) = (old.tokens(), new.tokens());
+        out.extend(categories::swapped_kind(o, old.side.text, n, new.side.text));
+    }
     Changes {
         evidence: out,
         adds,

@@ -52,6 +52,22 @@ pub fn is_negator(w: &str) -> bool {
         "stopped",
         "ceased",
         "discontinued",
+        "unable",
+        "failed",
+        "failing",
+        // Contractions some sources split at the apostrophe ("wasn ’ t").
+        "isn",
+        "wasn",
+        "aren",
+        "weren",
+        "doesn",
+        "didn",
+        "hasn",
+        "haven",
+        "hadn",
+        "couldn",
+        "wouldn",
+        "shouldn",
         "不",
         "没",
         "未",
@@ -61,6 +77,27 @@ pub fn is_negator(w: &str) -> bool {
         "否",
     ];
     NEG.contains(&w) || w.ends_with("n't")
+}
+
+/// Words that open a clause inside a span (a modal, a relative pronoun, "due to"): a span
+/// holding one is a rewording of a statement, not a swapped value.
+pub fn is_clause_word(w: &str) -> bool {
+    matches!(
+        w,
+        "will"
+            | "would"
+            | "shall"
+            | "should"
+            | "can"
+            | "could"
+            | "may"
+            | "might"
+            | "which"
+            | "who"
+            | "whom"
+            | "whose"
+            | "due"
+    )
 }
 
 /// Tokens after a negator that belong to the negated phrase but carry no content ("does not

@@ -13,6 +13,7 @@
 //! pairs "only"/"all" are too common in agreeing text to be worth a reviewer's time.
 
 mod align;
+mod categories;
 mod change;
 mod comparatives;
 mod dates;
@@ -416,5 +417,7 @@ fn combine(mut evidence: Vec<Evidence>, overlap: f64) -> Option<Verdict> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_facts;
 #[cfg(test)]
 mod tests_kinds;

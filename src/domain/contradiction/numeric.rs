@@ -51,6 +51,8 @@ pub fn aligned_change(old: &Side, new: &Side, al: &Alignment) -> Vec<Evidence> {
             .iter()
             .filter(|v| !(moments && (v.class != Class::Date || is_timestamp(new, v))))
         {
+            let recount = year_as_count(new, b, &va);
+            let b = recount.as_ref().unwrap_or(b);
             let same: Vec<&Value> = va.iter().filter(|a| compatible(a, b)).collect();
             let changed = |a: &&Value| a.disjoint(b) || a.restated_differently(b);
             if let Some(a) = same.first().filter(|_| same.iter().all(changed)) {
@@ -61,6 +63,24 @@ pub fn aligned_change(old: &Side, new: &Side, al: &Alignment) -> Vec<Evidence> {
         }
     }
     out
+}
+
+/// A bare four-digit number read as a year, in the slot where the other side states a plain
+/// count ("187 confirmed cases" / "1870 confirmed cases"): aligned, it is the same count.
+fn year_as_count(side: &Side, v: &Value, others: &[Value]) -> Option<Value> {
+    let bare = v.class == Class::Date && v.end == v.first + 1 && !v.bounded;
+    let count = others.iter().any(|o| o.class == Class::Count && !o.bounded);
+    if !bare || !count || others.iter().any(|o| o.class == Class::Date) {
+        return None;
+    }
+    let n: f64 = side.tokens[v.first].norm.parse().ok()?;
+    Some(Value {
+        class: Class::Count,
+        lo: n,
+        hi: n,
+        nominal: n,
+        ..v.clone()
+    })
 }
 
 /// Context words identifying what a value measures.
@@ -120,16 +140,24 @@ pub fn different_moments(old: &Side, new: &Side) -> bool {
             .cloned()
             .collect()
     };
-    let stamped = |s: &Side| s.values.iter().any(|v| is_timestamp(s, v));
     let (da, db) = (dates(old), dates(new));
     // "after April 17" is a later moment than "as of April 17".
     let same_moment = |a: &Value, b: &Value| {
         (a.nominal - b.nominal).abs() < 0.5 && a.comparative == b.comparative
     };
-    (stamped(old) || stamped(new))
-        && !da.is_empty()
-        && !db.is_empty()
-        && !da.iter().any(|a| db.iter().any(|b| same_moment(a, b)))
+    // Only a stamp fixes the moment of a figure: a year both sides mention elsewhere (a shared
+    // title such as "2020 pandemic in Washington") says nothing about when it was counted.
+    let stamps = |s: &Side, d: &[Value]| -> Vec<Value> {
+        d.iter().filter(|v| is_timestamp(s, v)).cloned().collect()
+    };
+    let (sa, sb) = (stamps(old, &da), stamps(new, &db));
+    let matched = |stamps: &[Value], other: &[Value]| {
+        stamps
+            .iter()
+            .any(|s| other.iter().any(|d| same_moment(s, d)))
+    };
+    // A figure without a stamp cannot be placed in time, so it is compared with any other.
+    !sa.is_empty() && !sb.is_empty() && !matched(&sa, &db) && !matched(&sb, &da)
 }
 
 /// Counts must name the same thing after the number ("399 deaths" / "390 deaths"); dates and

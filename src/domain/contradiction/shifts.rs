@@ -370,6 +370,11 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["fast", "quick", "rapid"],
     &["begin", "begins", "start", "starts"],
     &["uses", "use", "utilizes", "employs"],
+    &["show", "series", "programme", "program"],
+    &["film", "movie"],
+    &["stop", "stops", "cease", "ceases", "halt", "halts"],
+    &["went", "headed", "travelled", "traveled"],
+    &["done", "performed", "conducted", "carried"],
     &["喜欢", "喜爱", "偏爱", "爱", "热爱"],
 ];
 

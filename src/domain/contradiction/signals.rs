@@ -5,6 +5,7 @@
 //! text too.
 
 use super::align::{Alignment, Hunk};
+use super::change;
 use super::lexicon;
 use super::shifts;
 use super::subjects;
@@ -103,10 +104,11 @@ pub fn aligned_negation(old: &Side, new: &Side, al: &Alignment) -> Option<Eviden
     if al.ratio < NEAR_DUPLICATE {
         return None;
     }
-    let k = al
-        .hunks
-        .iter()
-        .position(|h| old.negators(h.a.clone()) != new.negators(h.b.clone()))?;
+    let differs = |h: &Hunk| {
+        old.negators(h.a.clone()) != new.negators(h.b.clone())
+            || opposite_place(&old.tokens[h.a.clone()], &new.tokens[h.b.clone()])
+    };
+    let k = al.hunks.iter().position(differs)?;
     let (neg, plain) = negated_first(old, new, &al.hunks[k]);
     let p = 0.8 + 0.15 * al.ratio;
     let e = Evidence::new(
@@ -116,6 +118,16 @@ pub fn aligned_negation(old: &Side, new: &Side, al: &Alignment) -> Option<Eviden
         format!("negation: \"{neg}\" vs \"{plain}\""),
     );
     Some(e.at(At::Hunk(k)))
+}
+
+/// "in England" / "outside of England": a place preposition swapped for its negation.
+fn opposite_place(a: &[Token], b: &[Token]) -> bool {
+    let inward =
+        |ts: &[Token]| ts.len() == 1 && matches!(ts[0].norm.as_str(), "in" | "inside" | "within");
+    let outward = |ts: &[Token]| {
+        ts.first().is_some_and(|t| t.norm == "outside") && ts[1..].iter().all(|t| t.norm == "of")
+    };
+    (inward(a) && outward(b)) || (outward(a) && inward(b))
 }
 
 /// Quotes the hunk with context: the negated side first, then the plain side.
@@ -351,10 +363,32 @@ fn is_swap(old: &Side, new: &Side, h: &Hunk) -> bool {
     {
         return false;
     }
+    if reworded(ta, tb) {
+        return false;
+    }
     !ka.is_empty()
         && !kb.is_empty()
         && !ka.iter().all(|k| kb.contains(k))
         && !kb.iter().all(|k| ka.contains(k))
+}
+
+/// Whether two swapped spans say one thing in other words rather than swap one value for
+/// another: a word of one in another form on the other ("choose to opt" / "opted", "with
+/// immediate effect" / "immediately"), or a clause rather than a value (a modal or a relative
+/// pronoun: "will stop", "which put pressure on").
+fn reworded(ta: &[Token], tb: &[Token]) -> bool {
+    let content = |ts: &[Token]| -> Vec<String> {
+        ts.iter()
+            .filter(|t| t.is_content() && t.kind == Kind::Word)
+            .map(|t| t.norm.clone())
+            .collect()
+    };
+    let (ca, cb) = (content(ta), content(tb));
+    let shared_root = ca
+        .iter()
+        .any(|a| cb.iter().any(|b| change::same_root(a, b)));
+    let clause = |ts: &[Token]| ts.iter().any(|t| lexicon::is_clause_word(&t.norm));
+    shared_root || clause(ta) || clause(tb)
 }
 
 /// Whether the span `r` is a member of a list: a conjunction or a comma right before it.
