@@ -234,6 +234,8 @@ pub trait Backend: Send + Sync + Sized + 'static {
     const JSON: JsonSql;
 
     fn pool(&self) -> &Pool<Self::Db>;
+    /// Whether the last write failed for a full disk.
+    fn health(&self) -> &super::WriteHealth;
     fn write(&self) -> impl Future<Output = StoreResult<Self::Tx>> + Send;
     fn commit(tx: Self::Tx) -> impl Future<Output = Result<(), sqlx::Error>> + Send;
 

@@ -35,6 +35,7 @@ mod conflicts;
 mod edges;
 mod error;
 pub mod failpoints;
+mod health;
 mod idempotency;
 mod nodes;
 pub mod notify;
@@ -60,6 +61,7 @@ use crate::domain::resolution::Resolution;
 use crate::domain::time::Timestamp;
 
 pub use error::StoreError;
+pub use health::WriteHealth;
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
@@ -203,6 +205,9 @@ pub trait Store: Send + Sync + 'static {
     /// `sqlite` or `postgres`.
     fn backend(&self) -> &'static str;
     async fn ping(&self) -> StoreResult<()>;
+    /// Reachable, and able to write: while the last write failed for a full disk, a probe
+    /// write must succeed (`/readyz`).
+    async fn ready(&self) -> StoreResult<()>;
 
     async fn create_node(
         &self,
@@ -297,6 +302,18 @@ where
     }
 }
 
+/// A write: retried when it lost a deadlock, and its outcome recorded as the write path's
+/// health (a full disk makes `/readyz` probe until a write succeeds).
+async fn unit_of_work<B: Backend, T, F, Fut>(store: &B, work: F) -> StoreResult<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = StoreResult<T>>,
+{
+    let result = retry_deadlocks::<B, T, F, Fut>(work).await;
+    store.health().record(&result);
+    result
+}
+
 #[async_trait]
 impl<B: Backend> Store for B {
     fn backend(&self) -> &'static str {
@@ -309,12 +326,17 @@ impl<B: Backend> Store for B {
         Ok(())
     }
 
+    async fn ready(&self) -> StoreResult<()> {
+        self.ping().await?;
+        health::probe_if_failing(self).await
+    }
+
     async fn create_node(
         &self,
         node: NewNode,
         found: Vec<DetectedConflict>,
     ) -> StoreResult<(Node, Vec<Conflict>)> {
-        retry_deadlocks::<B, _, _, _>(|| nodes::create(self, node.clone(), found.clone())).await
+        unit_of_work(self, || nodes::create(self, node.clone(), found.clone())).await
     }
 
     async fn get_node(&self, id: Uuid) -> StoreResult<Node> {
@@ -326,11 +348,11 @@ impl<B: Backend> Store for B {
     }
 
     async fn update_node(&self, id: Uuid, patch: NodePatch) -> StoreResult<Node> {
-        retry_deadlocks::<B, _, _, _>(|| nodes::update(self, id, patch.clone())).await
+        unit_of_work(self, || nodes::update(self, id, patch.clone())).await
     }
 
     async fn delete_node(&self, id: Uuid) -> StoreResult<()> {
-        retry_deadlocks::<B, _, _, _>(|| nodes::delete(self, id)).await
+        unit_of_work(self, || nodes::delete(self, id)).await
     }
 
     async fn list_nodes(&self, query: NodeQuery) -> StoreResult<Page<Node>> {
@@ -342,7 +364,7 @@ impl<B: Backend> Store for B {
     }
 
     async fn create_edge(&self, edge: Edge) -> StoreResult<Edge> {
-        retry_deadlocks::<B, _, _, _>(|| edges::create(self, edge.clone())).await
+        unit_of_work(self, || edges::create(self, edge.clone())).await
     }
 
     async fn list_edges(&self, node_id: Uuid, query: EdgeQuery) -> StoreResult<Page<Edge>> {
@@ -354,7 +376,7 @@ impl<B: Backend> Store for B {
     }
 
     async fn queue_conflict(&self, conflict: NewConflict) -> StoreResult<(Conflict, bool)> {
-        retry_deadlocks::<B, _, _, _>(|| conflicts::queue(self, conflict.clone())).await
+        unit_of_work(self, || conflicts::queue(self, conflict.clone())).await
     }
 
     async fn get_conflict(&self, id: Uuid) -> StoreResult<Conflict> {
@@ -370,7 +392,7 @@ impl<B: Backend> Store for B {
     }
 
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution> {
-        retry_deadlocks::<B, _, _, _>(|| resolution::resolve(self, request.clone())).await
+        unit_of_work(self, || resolution::resolve(self, request.clone())).await
     }
 
     async fn list_sources(&self) -> StoreResult<Vec<SourceStats>> {
@@ -411,7 +433,7 @@ impl<B: Backend> Store for B {
         key: &str,
         fingerprint: &str,
     ) -> StoreResult<IdempotencyBegin> {
-        idempotency::begin(self, scope, key, fingerprint).await
+        unit_of_work(self, || idempotency::begin(self, scope, key, fingerprint)).await
     }
 
     async fn idempotency_finish(

@@ -19,12 +19,13 @@ use super::backend::{Backend, Id, QueryExt};
 use super::check::JsonSql;
 use super::notify::Notifier;
 use super::sql::{candidates_by_labels, node_columns};
-use super::{CandidateQuery, StoreError, StoreResult, Violation};
+use super::{CandidateQuery, StoreError, StoreResult, Violation, WriteHealth};
 
 pub use listen::EVENTS_CHANNEL;
 
 pub struct PgStore {
     pool: PgPool,
+    health: WriteHealth,
 }
 
 impl PgStore {
@@ -35,12 +36,15 @@ impl PgStore {
             .connect(url)
             .await?;
         sqlx::migrate!("migrations/postgres").run(&pool).await?;
-        Ok(Self { pool })
+        Ok(Self::from_pool(pool))
     }
 
     /// Wraps a pool whose database is already migrated (tests).
     pub fn from_pool(pool: PgPool) -> Self {
-        Self { pool }
+        Self {
+            pool,
+            health: WriteHealth::default(),
+        }
     }
 }
 
@@ -93,6 +97,10 @@ impl Backend for PgStore {
 
     fn pool(&self) -> &PgPool {
         &self.pool
+    }
+
+    fn health(&self) -> &WriteHealth {
+        &self.health
     }
 
     async fn write(&self) -> StoreResult<Self::Tx> {
