@@ -102,8 +102,9 @@ pub async fn queue<B: Backend>(store: &B, c: NewConflict) -> StoreResult<(Confli
         let id = Cols::<B::Db>::new(&row).id("conflict_id")?;
         get_in::<B>(&mut tx, id).await?
     };
-    B::commit(tx).await?;
-    Ok((conflict, inserted))
+    let out = (conflict, inserted);
+    idempotency::commit::<B, _>(tx, &out).await?;
+    Ok(out)
 }
 
 pub async fn get_in<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreResult<Conflict> {

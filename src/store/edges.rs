@@ -16,7 +16,7 @@ use crate::store::*;
 pub async fn create<B: Backend>(store: &B, edge: Edge) -> StoreResult<Edge> {
     let mut tx = store.write().await?;
     insert::<B>(&mut tx, &edge).await?;
-    B::commit(tx).await?;
+    idempotency::commit::<B, _>(tx, &edge).await?;
     Ok(edge)
 }
 

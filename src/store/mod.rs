@@ -62,6 +62,7 @@ use crate::domain::time::Timestamp;
 
 pub use error::StoreError;
 pub use health::WriteHealth;
+pub use idempotency::{Claim, answer_with};
 
 pub type StoreResult<T> = Result<T, StoreError>;
 

@@ -43,10 +43,11 @@ pub async fn create<B: Backend>(
             queued.push(c);
         }
     }
-    B::commit(tx).await?;
     let mut created = node.to_node();
     created.conflict_ids = queued.iter().map(|c| c.id).collect();
-    Ok((created, queued))
+    let out = (created, queued);
+    idempotency::commit::<B, _>(tx, &out).await?;
+    Ok(out)
 }
 
 /// Inserts a node and its label rows; used by writes and by resolutions that create a node.

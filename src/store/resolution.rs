@@ -10,7 +10,9 @@
 use sqlx::types::Json;
 
 use super::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
-use super::{Resolution, StoreError, StoreResult, conflicts, edges, failpoints, nodes};
+use super::{
+    Resolution, StoreError, StoreResult, conflicts, edges, failpoints, idempotency, nodes,
+};
 use crate::domain::conflict::{Action, Conflict, Status, Strategy};
 use crate::domain::contradiction::index_tokens;
 use crate::domain::plan::{self, Plan, PlanError, Resolve, Step};
@@ -43,14 +45,15 @@ pub async fn resolve<B: Backend>(store: &B, req: Resolve) -> StoreResult<Resolut
             }
         }
     }
-    B::commit(tx)
+    let outcome = run.outcome(done.clone());
+    idempotency::commit::<B, _>(tx, &outcome)
         .await
         .map_err(|e| StoreError::ResolutionFailed {
             failed_action: "commit".into(),
-            partial_actions: done.clone(),
-            cause: Box::new(e.into()),
+            partial_actions: done,
+            cause: Box::new(e),
         })?;
-    Ok(run.outcome(done))
+    Ok(outcome)
 }
 
 /// A resolved conflict asked again: the same request replays, another one is refused.
