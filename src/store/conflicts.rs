@@ -5,7 +5,7 @@
 use sqlx::types::Json;
 use uuid::Uuid;
 
-use super::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
+use super::backend::{Backend, Cols, Conn, Id, Ids, QueryExt, Ts};
 use super::sql::conflict_columns;
 use super::{edges, rows};
 use crate::domain::FieldError;
@@ -26,6 +26,11 @@ const SELECT_ONE: &str = concat!(
 /// Inserts a pending conflict unless its pair already has one or its old node is gone;
 /// returns whether it was inserted.
 async fn insert<B: Backend>(conn: &mut Conn<B>, c: &NewConflict) -> StoreResult<bool> {
+    // Nodes before the event lock, as everywhere (see `store`).
+    let sides: Vec<Uuid> = std::iter::once(c.old_node_id)
+        .chain(c.new_node_id)
+        .collect();
+    share_nodes::<B>(conn, sides).await?;
     B::serialize_events(conn).await?;
     let row = B::query(B::INSERT_CONFLICT)
         .arg(Id(c.id))
@@ -48,6 +53,15 @@ async fn insert<B: Backend>(conn: &mut Conn<B>, c: &NewConflict) -> StoreResult<
         }
         None => Ok(false),
     }
+}
+
+/// Key-share locks nodes in id order (PostgreSQL), so that rows about to refer to them cannot
+/// lose them and lock waits never cross those of another unit of work.
+pub async fn share_nodes<B: Backend>(conn: &mut Conn<B>, mut ids: Vec<Uuid>) -> StoreResult<()> {
+    ids.sort_unstable();
+    ids.dedup();
+    B::query(B::SHARE_NODES).arg(Ids(&ids)).all(conn).await?;
+    Ok(())
 }
 
 /// Records an event and announces the conflict's seq (delivered on commit).

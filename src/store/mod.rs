@@ -25,6 +25,31 @@
 //!   `for update`), as the constants and step functions of `Backend`. Each backend folder reads
 //!   as "how this database differs".
 //!
+//! # Lock order
+//!
+//! Every unit of work that writes takes its locks in one order, so that two of them can wait
+//! for each other but never in a cycle (a deadlock, which PostgreSQL breaks by aborting one).
+//! SQLite has one writer at a time and needs none of this; on PostgreSQL:
+//!
+//! 1. the advisory lock `concord.embedding_dim` (a node written with an embedding);
+//! 2. nodes, in node id order, all of them before anything below: `for update` to change or
+//!    delete a node (`lock_for_resolution` locks both sides of the conflict, a PATCH or a
+//!    delete its node), `for key share` to add a row referring to one (`share_nodes`: an edge's
+//!    two endpoints, a conflict's sides, every old node a write's detected conflicts name);
+//! 3. conflict rows (a resolution's own row, after its nodes; those a delete removes or
+//!    rewrites, after the node);
+//! 4. the rows those changes touch: edges, `node_labels`, `sources`;
+//! 5. the advisory lock `concord.conflict_seq`, taken last, right before a conflict or an
+//!    event is inserted;
+//! 6. the request's idempotency key row, updated with its response just before commit.
+//!
+//! A resolution reads its conflict's node ids unlocked, locks those nodes, and only then the
+//! conflict row: a conflict never gains a node id later, so the locks cover it. Before this
+//! order a delete (node, then its conflicts) and a resolution (conflict, then its nodes)
+//! deadlocked, and so did an edge insert (source, then target) and a merge (id order), and a
+//! queued conflict (sequence lock, then node) and a resolution (node, then sequence lock for
+//! its event); `tests/api/races.rs` races them with the deadlock retries off.
+//!
 //! Layout: `nodes`, `edges`, `conflicts`, `wake`, `idempotency`, `check` hold the units of
 //! work; `resolution` executes a resolution plan (`domain::plan`) step by step; `rows` maps
 //! rows to domain types; `sql` holds the column lists.
@@ -284,12 +309,13 @@ fn is_retryable(e: &StoreError) -> bool {
     }
 }
 
-/// Runs a unit of work again, up to [`Backend::DEADLOCK_RETRIES`] times, when it lost a
-/// deadlock. On PostgreSQL resolutions lock the conflict before its nodes, while deletes lock a
-/// node before its conflicts and detected conflicts share-lock their old nodes one by one, so
-/// these can deadlock; PostgreSQL aborts one of them, and that one's retry then sees the
-/// other's committed result. Every retried method is one transaction.
-async fn retry_deadlocks<B: Backend, T, F, Fut>(mut work: F) -> StoreResult<T>
+/// Runs a unit of work again, up to [`Backend::deadlock_retries`] times, when PostgreSQL
+/// aborted it to break a deadlock or a serialization conflict; after that the request is 503
+/// `busy`. With the lock order of this module no two units of work wait for each other in a
+/// cycle, so this is a second line of defence (for lock waits the order cannot see, such as a
+/// foreign-key check or an index page), not the way races are settled. Every retried method is
+/// one transaction, and its retry sees the other's committed result.
+async fn retry_deadlocks<T, F, Fut>(retries: usize, mut work: F) -> StoreResult<T>
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = StoreResult<T>>,
@@ -297,7 +323,7 @@ where
     let mut attempt = 0;
     loop {
         match work().await {
-            Err(e) if attempt < B::DEADLOCK_RETRIES && is_retryable(&e) => attempt += 1,
+            Err(e) if attempt < retries && is_retryable(&e) => attempt += 1,
             other => return other,
         }
     }
@@ -310,7 +336,7 @@ where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = StoreResult<T>>,
 {
-    let result = retry_deadlocks::<B, T, F, Fut>(work).await;
+    let result = retry_deadlocks(store.deadlock_retries(), work).await;
     store.health().record(&result);
     result
 }

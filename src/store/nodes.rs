@@ -37,6 +37,9 @@ pub async fn create<B: Backend>(
         check_dimension::<B>(&mut tx, e.len()).await?;
     }
     insert::<B>(&mut tx, &node, &tokens, embedding.as_deref()).await?;
+    // Every old node at once, in id order, not one by one as the conflicts are written.
+    let olds = found.iter().map(|h| h.conflict.old_node_id).collect();
+    conflicts::share_nodes::<B>(&mut tx, olds).await?;
     let mut queued = Vec::with_capacity(found.len());
     for hit in found {
         if let Some(c) = conflicts::insert_detected::<B>(&mut tx, &hit).await? {

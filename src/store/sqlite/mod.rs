@@ -134,7 +134,6 @@ impl Backend for SqliteStore {
     type Db = Sqlite;
     const NAME: &'static str = "sqlite";
     type Tx = WriteTx;
-    const DEADLOCK_RETRIES: usize = 0;
 
     /// The write lock is held, so `max(seq) + 1` cannot race.
     const INSERT_CONFLICT: &'static str = "insert into conflict_queue (conflict_id, seq, \
@@ -152,6 +151,8 @@ impl Backend for SqliteStore {
     const INSERT_LABELS: &'static str =
         "insert into node_labels (label, node_id) select value, $2 from json_each($1)";
     const LOCK_NODE: &'static str = "select 1 from nodes where node_id = $1";
+    const SHARE_NODES: &'static str =
+        "select node_id from nodes where node_id in (select value from json_each($1))";
     const SELECT_NODE_LOCKED: &'static str = super::nodes::SELECT_ONE;
     const SELECT_IDEMPOTENCY_LOCKED: &'static str = "select fingerprint, status_code, \
          response_body, content_type, location, updated_at \
@@ -170,6 +171,11 @@ impl Backend for SqliteStore {
 
     fn pool(&self) -> &SqlitePool {
         &self.pool
+    }
+
+    /// One writer at a time: nothing deadlocks.
+    fn deadlock_retries(&self) -> usize {
+        0
     }
 
     fn health(&self) -> &WriteHealth {
