@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use clap::{Parser, Subcommand};
 
 use crate::domain::contradiction::Sensitivity;
+use crate::store::sqlite::Synchronous;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -50,6 +51,16 @@ pub struct DbArgs {
         default_value = "sqlite://concord.db"
     )]
     pub database_url: Secret,
+    /// SQLite durability: `full` (default) syncs every commit and survives a power loss;
+    /// `normal` syncs at checkpoints only: faster, and safe against a crash of concord, but a
+    /// power loss or OS crash can lose the last acknowledged writes. Ignored for PostgreSQL.
+    #[arg(long, env = "CONCORD_SQLITE_SYNCHRONOUS", default_value = "full",
+          value_parser = parse_synchronous)]
+    pub sqlite_synchronous: Synchronous,
+}
+
+fn parse_synchronous(s: &str) -> Result<Synchronous, String> {
+    s.parse()
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -201,6 +212,7 @@ impl Settings {
         Self {
             db: DbArgs {
                 database_url: Secret(url.to_owned()),
+                sqlite_synchronous: Synchronous::Full,
             },
             bind: "127.0.0.1:0".parse().expect("valid address"),
             api_keys: Vec::new(),

@@ -15,11 +15,11 @@ async fn main() -> anyhow::Result<()> {
         Command::Mcp(settings) => mcp(settings).await,
         Command::Migrate(db) => {
             telemetry::init();
-            store::connect(&db.database_url.0).await?;
+            store::connect_with(&db.database_url.0, db.sqlite_synchronous).await?;
             tracing::info!("migrations applied");
             Ok(())
         }
-        Command::Check(db) => check(&db.database_url.0).await,
+        Command::Check(db) => check(&db).await,
         Command::Openapi => {
             print!("{}", api::openapi_json());
             Ok(())
@@ -32,7 +32,8 @@ async fn main() -> anyhow::Result<()> {
 async fn serve(settings: Settings) -> anyhow::Result<()> {
     telemetry::init();
     settings.check_bind()?;
-    let store = store::connect(&settings.db.database_url.0).await?;
+    let store =
+        store::connect_with(&settings.db.database_url.0, settings.db.sqlite_synchronous).await?;
     let listener = tokio::net::TcpListener::bind(settings.bind).await?;
     tracing::info!(addr = %listener.local_addr()?, database = store.backend(), "concord listening");
     let state = concord::AppState::new(store, settings);
@@ -54,14 +55,15 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
 /// MCP over stdio: stdout carries the protocol, so logs go to stderr.
 async fn mcp(settings: Settings) -> anyhow::Result<()> {
     telemetry::init_stderr();
-    let store = store::connect(&settings.db.database_url.0).await?;
+    let store =
+        store::connect_with(&settings.db.database_url.0, settings.db.sqlite_synchronous).await?;
     tracing::info!(database = store.backend(), "concord MCP on stdio");
     concord::mcp::serve_stdio(concord::AppState::new(store, settings)).await
 }
 
 /// Verifies the database's invariants: prints each violation and exits 1 when there is any.
-async fn check(url: &str) -> anyhow::Result<()> {
-    let store = store::connect(url).await?;
+async fn check(db: &concord::config::DbArgs) -> anyhow::Result<()> {
+    let store = store::connect_with(&db.database_url.0, db.sqlite_synchronous).await?;
     let violations = store.check().await?;
     if violations.is_empty() {
         println!("ok: no invariant violated ({} database)", store.backend());

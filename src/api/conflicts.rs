@@ -10,7 +10,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use super::dto::ConflictDto;
+use super::dto::{ConflictDto, HistoryEntryDto};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
 use super::idempotency::{self, JsonAnswer};
 use crate::api::error::{ApiError, Problem};
@@ -24,6 +24,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_conflicts, create_conflict))
         .routes(routes!(get_conflict))
+        .routes(routes!(conflict_history))
         .routes(routes!(conflict_stats))
 }
 
@@ -44,6 +45,11 @@ pub struct ListConflictsQuery {
     /// `oldest` (default) or `newest` first.
     #[param(pattern = "^(oldest|newest)$")]
     pub order: Option<String>,
+    /// Only conflicts resolved by exactly this name (`alice`, `policy:<name>`).
+    pub resolved_by: Option<String>,
+    /// `true`: only conflicts a resolution policy resolved; `false`: all others.
+    #[param(pattern = "^(true|false)$")]
+    pub auto: Option<String>,
     /// Truncate node bodies and `new_content` to this many characters (default: full).
     #[param(minimum = 1)]
     pub max_chars: Option<i64>,
@@ -91,6 +97,8 @@ pub async fn list_conflicts(
             conflict_type: q.conflict_type,
             label: q.label,
             order: q.order,
+            resolved_by: q.resolved_by,
+            auto: q.auto,
             limit,
             after,
         },
@@ -187,7 +195,39 @@ pub async fn get_conflict(
     IdPath(id): IdPath,
 ) -> Result<Json<ConflictDto>, ApiError> {
     let c = state.store.get_conflict(id).await?;
-    Ok(Json(ConflictDto::from_domain(c, None)))
+    let latest = conflicts::history(&state, id).await?.pop();
+    Ok(Json(ConflictDto {
+        latest: latest.map(HistoryEntryDto::from),
+        ..ConflictDto::from_domain(c, None)
+    }))
+}
+
+/// A conflict's history.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HistoryResponse {
+    /// Oldest first: queued, then every resolution and revert.
+    pub items: Vec<HistoryEntryDto>,
+}
+
+/// Every change of a conflict (queued, resolved, reverted, auto-resolved), oldest first, with
+/// who made it, the strategy, the note and the actions taken.
+#[utoipa::path(
+    get, path = "/conflicts/{id}/history", tag = "conflicts",
+    params(("id" = Uuid, Path, description = "Conflict id")),
+    responses(
+        (status = 200, body = HistoryResponse),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn conflict_history(
+    State(state): State<AppState>,
+    IdPath(id): IdPath,
+) -> Result<Json<HistoryResponse>, ApiError> {
+    let items = conflicts::history(&state, id).await?;
+    Ok(Json(HistoryResponse {
+        items: items.into_iter().map(HistoryEntryDto::from).collect(),
+    }))
 }
 
 /// Queue counters, cheap enough to poll.

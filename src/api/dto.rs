@@ -7,6 +7,7 @@ use uuid::Uuid;
 
 use crate::domain::conflict::{Action, Conflict, Detection, Recommendation};
 use crate::domain::edge::Edge;
+use crate::domain::history::HistoryEntry;
 use crate::domain::node::{Node, NodeState};
 use crate::domain::time;
 
@@ -306,6 +307,40 @@ pub struct ConflictDto {
     pub actions: Option<Vec<ActionDto>>,
     #[schema(format = DateTime)]
     pub created_at: String,
+    /// The latest entry of the conflict's history (`GET /conflicts/{id}` only; the full list
+    /// is `GET /conflicts/{id}/history`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latest: Option<HistoryEntryDto>,
+}
+
+/// One change of a conflict.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HistoryEntryDto {
+    #[schema(format = DateTime)]
+    pub at: String,
+    /// `queued`, `resolved`, `reverted` or `auto_resolved`.
+    #[schema(pattern = "^(queued|resolved|reverted|auto_resolved)$")]
+    pub kind: String,
+    /// Who made the change (`resolved_by`, `reverted_by`, `policy:<name>`); null when unnamed.
+    pub by: Option<String>,
+    /// The strategy applied, or undone by a revert.
+    pub resolution: Option<String>,
+    pub note: Option<String>,
+    /// What the change did, in order.
+    pub actions: Vec<ActionDto>,
+}
+
+impl From<HistoryEntry> for HistoryEntryDto {
+    fn from(h: HistoryEntry) -> Self {
+        Self {
+            at: time::format(&h.at),
+            kind: h.kind.as_str().to_owned(),
+            by: h.by,
+            resolution: h.resolution.map(|r| r.as_str().to_owned()),
+            note: h.note,
+            actions: h.actions.iter().map(ActionDto::from).collect(),
+        }
+    }
 }
 
 impl ConflictDto {
@@ -338,6 +373,7 @@ impl ConflictDto {
             note: c.note,
             actions: c.actions.map(|a| a.iter().map(ActionDto::from).collect()),
             created_at: time::format(&c.created_at),
+            latest: None,
         }
     }
 }

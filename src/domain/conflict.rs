@@ -251,6 +251,10 @@ pub struct ConflictFilter {
     pub status: Option<Status>,
     pub conflict_type: Option<String>,
     pub label: Option<String>,
+    /// Only conflicts resolved by exactly this name.
+    pub resolved_by: Option<String>,
+    /// Only conflicts a policy resolved (`true`) or not (`false`).
+    pub auto: Option<bool>,
     pub newest_first: bool,
     pub limit: usize,
     pub after: Option<super::cursor::Cursor>,

@@ -6,6 +6,7 @@ pub mod contradiction;
 pub mod credibility;
 pub mod cursor;
 pub mod edge;
+pub mod history;
 pub mod node;
 pub mod plan;
 pub mod recommend;

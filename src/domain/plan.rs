@@ -5,6 +5,7 @@ use uuid::Uuid;
 
 use super::conflict::{Action, Conflict, Strategy};
 use super::edge::{self, Edge};
+use super::history;
 use super::node::{MAX_BODY_BYTES, NewNode, Node, NodeState, union_labels};
 use super::time::{self, Timestamp};
 use super::validate::{Errors, FieldError, check_text};
@@ -51,6 +52,12 @@ impl Resolve {
             .is_some_and(|r| r.chars().count() > 200)
         {
             e.add("/resolved_by", "must be at most 200 characters");
+        }
+        if history::is_automatic(resolved_by.as_deref()) {
+            e.add(
+                "/resolved_by",
+                "must not start with `policy:`, which names the configured resolution policies",
+            );
         }
         if note.as_ref().is_some_and(|n| n.chars().count() > 10_000) {
             e.add("/note", "must be at most 10000 characters");

@@ -6,9 +6,10 @@ use uuid::Uuid;
 
 use crate::domain::conflict::{CONFLICT_TYPES, Conflict, ConflictFilter, Status};
 use crate::domain::cursor::{Cursor, Page};
+use crate::domain::history::HistoryEntry;
 use crate::domain::plan::Resolve;
 use crate::domain::resolution::Resolution;
-use crate::domain::validate::Errors;
+use crate::domain::validate::{Errors, check_text};
 use crate::state::AppState;
 use crate::store::{StoreError, StoreResult};
 
@@ -21,6 +22,10 @@ pub struct ListConflicts {
     pub label: Option<String>,
     /// `oldest` (default) or `newest`.
     pub order: Option<String>,
+    /// Only conflicts resolved by exactly this name (`alice`, `policy:<name>`).
+    pub resolved_by: Option<String>,
+    /// `true`: only conflicts a policy resolved; `false`: only the others.
+    pub auto: Option<String>,
     pub limit: usize,
     pub after: Option<Cursor>,
 }
@@ -51,10 +56,23 @@ impl ListConflicts {
                 format!("must be one of {}", CONFLICT_TYPES.join(", ")),
             );
         }
+        let auto = self.auto.as_deref().and_then(|a| match a {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => {
+                e.add("/auto", "must be true or false");
+                None
+            }
+        });
+        if let Some(by) = &self.resolved_by {
+            check_text(&mut e, "/resolved_by", by);
+        }
         e.finish(ConflictFilter {
             status,
             conflict_type: self.conflict_type,
             label: self.label.map(|l| l.trim().to_lowercase()),
+            resolved_by: self.resolved_by,
+            auto,
             newest_first,
             limit: self.limit,
             after: self.after,
@@ -96,4 +114,9 @@ pub async fn resolve(state: &AppState, r: ResolveConflict) -> StoreResult<Resolu
         state.notifier.bump();
     }
     Ok(outcome)
+}
+
+/// Every change of a conflict, oldest first (404 when it does not exist).
+pub async fn history(state: &AppState, conflict_id: Uuid) -> StoreResult<Vec<HistoryEntry>> {
+    state.store.conflict_history(conflict_id).await
 }

@@ -7,10 +7,11 @@ use uuid::Uuid;
 
 use super::backend::{Backend, Cols, Conn, Id, Ids, QueryExt, Ts};
 use super::sql::conflict_columns;
-use super::{edges, rows};
+use super::{edges, history, rows};
 use crate::domain::FieldError;
 use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
 use crate::domain::cursor::{Cursor, Page};
+use crate::domain::history::HistoryEntry;
 use crate::domain::time;
 use crate::store::*;
 
@@ -48,6 +49,8 @@ async fn insert<B: Backend>(conn: &mut Conn<B>, c: &NewConflict) -> StoreResult<
     match row {
         Some(row) => {
             let seq: i64 = Cols::<B::Db>::new(&row).get("seq")?;
+            let entry = HistoryEntry::queued(c.created_at, c.note.clone());
+            history::record::<B>(conn, c.id, &entry, None).await?;
             event::<B>(conn, "conflict.created", c.id, seq).await?;
             Ok(true)
         }
@@ -148,7 +151,10 @@ macro_rules! list_sql {
                     and (l.node_id = c.old_node_id or l.node_id = c.new_node_id))) \
                and ($4 is null or (c.created_at, c.conflict_id) ",
             $cmp,
-            " ($4, $5)) order by c.created_at ",
+            " ($4, $5)) \
+               and ($7 is null or c.resolved_by = $7) \
+               and ($8 is null or coalesce(c.resolved_by like 'policy:%', false) = $8) \
+             order by c.created_at ",
             $dir,
             ", c.conflict_id ",
             $dir,
@@ -205,6 +211,8 @@ pub async fn list<B: Backend>(store: &B, f: ConflictFilter) -> StoreResult<(Page
         .arg(ts_key(f.after.as_ref())?)
         .arg(f.after.as_ref().map(|c| Id(c.id)))
         .arg((f.limit + 1) as i64)
+        .arg(&f.resolved_by)
+        .arg(f.auto)
         .all(&mut conn)
         .await?;
     let conflicts = rows::conflicts::<B::Db>(&rows)?;

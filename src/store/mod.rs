@@ -50,9 +50,9 @@
 //! queued conflict (sequence lock, then node) and a resolution (node, then sequence lock for
 //! its event); `tests/api/races.rs` races them with the deadlock retries off.
 //!
-//! Layout: `nodes`, `edges`, `conflicts`, `wake`, `idempotency`, `check` hold the units of
-//! work; `resolution` executes a resolution plan (`domain::plan`) step by step; `rows` maps
-//! rows to domain types; `sql` holds the column lists.
+//! Layout: `nodes`, `edges`, `conflicts`, `history`, `wake`, `idempotency`, `check` hold the
+//! units of work; `resolution` executes a resolution plan (`domain::plan`) step by step;
+//! `rows` maps rows to domain types; `sql` holds the column lists.
 
 pub mod backend;
 pub mod check;
@@ -61,6 +61,7 @@ mod edges;
 mod error;
 pub mod failpoints;
 mod health;
+mod history;
 mod idempotency;
 mod nodes;
 pub mod notify;
@@ -80,6 +81,7 @@ use uuid::Uuid;
 use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::edge::{Direction, Edge};
+use crate::domain::history::HistoryEntry;
 use crate::domain::node::{NewNode, Node, NodePatch, NodeState};
 use crate::domain::plan::Resolve;
 use crate::domain::resolution::Resolution;
@@ -259,6 +261,8 @@ pub trait Store: Send + Sync + 'static {
     async fn list_conflicts(&self, filter: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)>;
     async fn conflict_stats(&self) -> StoreResult<ConflictStats>;
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution>;
+    /// Every change of a conflict, oldest first.
+    async fn conflict_history(&self, id: Uuid) -> StoreResult<Vec<HistoryEntry>>;
 
     async fn list_sources(&self) -> StoreResult<Vec<SourceStats>>;
     /// Sources with at least one verdict, without node counts: cheap enough for every write.
@@ -422,6 +426,10 @@ impl<B: Backend> Store for B {
         unit_of_work(self, || resolution::resolve(self, request.clone())).await
     }
 
+    async fn conflict_history(&self, id: Uuid) -> StoreResult<Vec<HistoryEntry>> {
+        history::list(self, id).await
+    }
+
     async fn list_sources(&self) -> StoreResult<Vec<SourceStats>> {
         conflicts::sources(self).await
     }
@@ -481,12 +489,23 @@ impl<B: Backend> Store for B {
     }
 }
 
-/// Connects to the database the URL names (`sqlite:` or `postgres:`) and migrates it.
+/// Connects to the database the URL names (`sqlite:` or `postgres:`) and migrates it; SQLite
+/// commits with `synchronous = full`.
 pub async fn connect(url: &str) -> anyhow::Result<Arc<dyn Store>> {
+    connect_with(url, sqlite::Synchronous::Full).await
+}
+
+/// [`connect`], choosing SQLite's durability (ignored for PostgreSQL).
+pub async fn connect_with(
+    url: &str,
+    synchronous: sqlite::Synchronous,
+) -> anyhow::Result<Arc<dyn Store>> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         Ok(Arc::new(postgres::PgStore::connect(url).await?) as Arc<dyn Store>)
     } else if url.starts_with("sqlite:") {
-        Ok(Arc::new(sqlite::SqliteStore::connect(url).await?))
+        Ok(Arc::new(
+            sqlite::SqliteStore::connect(url, synchronous).await?,
+        ))
     } else {
         anyhow::bail!("unsupported database URL: expected sqlite:// or postgres://")
     }

@@ -15,25 +15,47 @@ use super::{
 };
 use crate::domain::conflict::{Action, Conflict, Status, Strategy};
 use crate::domain::contradiction::index_tokens;
+use crate::domain::history::{self, HistoryEntry, HistoryKind};
 use crate::domain::plan::{self, Plan, PlanError, Resolve, Step};
 use crate::domain::time;
 
 pub async fn resolve<B: Backend>(store: &B, req: Resolve) -> StoreResult<Resolution> {
     let mut tx = store.write().await?;
-    B::lock_for_resolution(&mut tx, req.conflict_id).await?;
-    let conflict = conflicts::get_in::<B>(&mut tx, req.conflict_id).await?;
-    if conflict.status == Status::Resolved {
-        return replay::<B>(&mut tx, &req, &conflict).await;
+    let (outcome, done) = resolve_in::<B>(&mut tx, &req).await?;
+    if outcome.replayed {
+        return Ok(outcome);
     }
-    let plan = plan::plan(&conflict, &req, time::now()).map_err(plan_error)?;
+    idempotency::commit::<B, _>(tx, &outcome)
+        .await
+        .map_err(|e| StoreError::ResolutionFailed {
+            failed_action: "commit".into(),
+            partial_actions: done,
+            cause: Box::new(e),
+        })?;
+    Ok(outcome)
+}
+
+/// Resolves inside a write transaction the caller owns and commits (a resolution request's
+/// own, or a node write's when a policy resolves what it detected). Returns the outcome and
+/// the actions done, for the caller's commit error.
+pub async fn resolve_in<B: Backend>(
+    tx: &mut Conn<B>,
+    req: &Resolve,
+) -> StoreResult<(Resolution, Vec<Action>)> {
+    B::lock_for_resolution(tx, req.conflict_id).await?;
+    let conflict = conflicts::get_in::<B>(tx, req.conflict_id).await?;
+    if conflict.status == Status::Resolved {
+        return Ok((replay::<B>(tx, req, &conflict).await?, Vec::new()));
+    }
+    let plan = plan::plan(&conflict, req, time::now()).map_err(plan_error)?;
     let run = Run {
         conflict: &conflict,
-        req: &req,
+        req,
         plan: &plan,
     };
     let mut done: Vec<Action> = Vec::with_capacity(plan.steps.len());
     for step in &plan.steps {
-        match run.execute::<B>(&mut tx, step, &done).await {
+        match run.execute::<B>(tx, step, &done).await {
             Ok(action) => done.push(action),
             Err(cause) => {
                 // Dropping the transaction rolls every step back.
@@ -45,15 +67,7 @@ pub async fn resolve<B: Backend>(store: &B, req: Resolve) -> StoreResult<Resolut
             }
         }
     }
-    let outcome = run.outcome(done.clone());
-    idempotency::commit::<B, _>(tx, &outcome)
-        .await
-        .map_err(|e| StoreError::ResolutionFailed {
-            failed_action: "commit".into(),
-            partial_actions: done,
-            cause: Box::new(e),
-        })?;
-    Ok(outcome)
+    Ok((run.outcome(done.clone()), done))
 }
 
 /// A resolved conflict asked again: the same request replays, another one is refused.
@@ -186,6 +200,20 @@ impl Run<'_> {
         for (source, upheld) in verdicts(conflict, req.strategy) {
             conflicts::count_verdict::<B>(conn, &source, upheld).await?;
         }
+        let kind = if history::is_automatic(req.resolved_by.as_deref()) {
+            HistoryKind::AutoResolved
+        } else {
+            HistoryKind::Resolved
+        };
+        let entry = HistoryEntry {
+            at: self.plan.resolved_at,
+            kind,
+            by: req.resolved_by.clone(),
+            resolution: Some(req.strategy),
+            note: req.note.clone(),
+            actions,
+        };
+        super::history::record::<B>(conn, conflict.id, &entry, None).await?;
         conflicts::event::<B>(conn, "conflict.resolved", conflict.id, conflict.seq).await
     }
 

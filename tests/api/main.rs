@@ -11,6 +11,7 @@ mod disk_full;
 mod edges;
 mod errors;
 mod events;
+mod history;
 mod hostile;
 mod idempotency;
 mod input_rules;

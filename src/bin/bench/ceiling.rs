@@ -10,7 +10,17 @@ use concord::config::Settings;
 use concord::domain::contradiction::{index_tokens, subject_names};
 use concord::domain::plan::Resolve;
 use concord::service::detect::{Detector, MAX_CANDIDATES, Probe};
+use concord::store::sqlite::Synchronous;
 use concord::store::{self, CandidateQuery, Store};
+
+/// The durability the spawned server runs with (`CONCORD_SQLITE_SYNCHRONOUS`, default full),
+/// so the in-process ceiling is measured under the same setting.
+fn synchronous() -> Synchronous {
+    std::env::var("CONCORD_SQLITE_SYNCHRONOUS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_default()
+}
 use uuid::Uuid;
 
 use crate::preload::new_node;
@@ -41,7 +51,7 @@ pub async fn resolve(
     ids: &[String],
     strategy: &str,
 ) -> anyhow::Result<Summary> {
-    let store = store::connect(url).await?;
+    let store = store::connect_with(url, synchronous()).await?;
     let ids: Arc<Vec<Uuid>> = Arc::new(ids.iter().filter_map(|s| s.parse().ok()).collect());
     let strategy = strategy.to_owned();
     let next = Arc::new(AtomicU64::new(0));
@@ -79,7 +89,7 @@ pub async fn write(
     contradict_pct: u64,
     breakdown: bool,
 ) -> anyhow::Result<Summary> {
-    let store = store::connect(url).await?;
+    let store = store::connect_with(url, synchronous()).await?;
     let detector = Arc::new(Detector::new(&Settings::for_database(url)));
     let next = Arc::new(AtomicU64::new(0));
     let (samples, secs) = drive(store, clients, move |store| {

@@ -23,6 +23,30 @@ use super::notify::Notifier;
 use super::sql::candidates_by_labels;
 use super::{CandidateQuery, StoreResult, Violation, WriteHealth};
 
+/// How a commit reaches the disk (`PRAGMA synchronous` in WAL mode).
+///
+/// `Full` (the default) syncs the WAL on every commit: an acknowledged write survives a power
+/// loss or an OS crash. `Normal` syncs only at checkpoints: still safe against a crash of
+/// concord itself, and faster, but the last commits before a power loss or kernel panic can be
+/// lost (the database stays consistent; it just goes back in time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Synchronous {
+    Normal,
+    #[default]
+    Full,
+}
+
+impl FromStr for Synchronous {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "normal" => Ok(Self::Normal),
+            "full" => Ok(Self::Full),
+            _ => Err("must be normal or full".into()),
+        }
+    }
+}
+
 pub struct SqliteStore {
     pool: SqlitePool,
     writer: Arc<tokio::sync::Mutex<()>>,
@@ -105,11 +129,15 @@ impl std::ops::DerefMut for WriteTx {
 }
 
 impl SqliteStore {
-    pub async fn connect(url: &str) -> anyhow::Result<Self> {
+    pub async fn connect(url: &str, synchronous: Synchronous) -> anyhow::Result<Self> {
+        let synchronous = match synchronous {
+            Synchronous::Normal => SqliteSynchronous::Normal,
+            Synchronous::Full => SqliteSynchronous::Full,
+        };
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
+            .synchronous(synchronous)
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true);
         let pool = SqlitePoolOptions::new()
