@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use clap::{Parser, Subcommand};
 
 use crate::domain::contradiction::Sensitivity;
+use crate::domain::policy::{Format, RuleSet};
 use crate::store::sqlite::Synchronous;
 
 #[derive(Parser, Debug)]
@@ -84,6 +85,15 @@ pub struct Settings {
     pub cosine_band: (f64, f64),
     #[command(flatten)]
     pub llm: LlmArgs,
+    /// Resolution policies, a TOML or JSON file (README, "Resolution policies"): rules that
+    /// resolve a detected conflict at write time. Unset: nothing is resolved automatically.
+    /// A file that does not parse stops the process, naming the rule and the field.
+    #[arg(long, env = "CONCORD_POLICIES", value_name = "FILE", value_parser = load_policies)]
+    pub policies: Option<RuleSet>,
+    /// Record what each policy would do (in the conflict's history and `detection.policy`)
+    /// without doing it: every conflict stays pending.
+    #[arg(long, env = "CONCORD_POLICIES_DRY_RUN")]
+    pub policies_dry_run: bool,
     /// Milliseconds a request may run before it is abandoned with 503 `/problems/timeout`
     /// (the long poll and the event stream are exempt).
     #[arg(long, env = "CONCORD_REQUEST_TIMEOUT_MS", default_value_t = 30_000,
@@ -196,6 +206,13 @@ fn parse_sensitivity(s: &str) -> Result<Sensitivity, String> {
         .map_err(|_| "expected strict, balanced or lenient".to_owned())
 }
 
+/// Reads and validates a policy file; the error names the file, then the rule and the field.
+fn load_policies(path: &str) -> Result<RuleSet, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("policy file {path}: cannot read: {e}"))?;
+    RuleSet::parse(&text, Format::of(path, &text)).map_err(|e| format!("policy file {path}: {e}"))
+}
+
 fn parse_band(s: &str) -> Result<(f64, f64), String> {
     let (lo, hi) = s.split_once(',').ok_or("expected low,high")?;
     let lo: f64 = lo.trim().parse().map_err(|_| "low is not a number")?;
@@ -220,6 +237,8 @@ impl Settings {
             min_overlap: 0.3,
             cosine_band: (0.30, 0.95),
             llm: LlmArgs::default(),
+            policies: None,
+            policies_dry_run: false,
             request_timeout_ms: 30_000,
             max_in_flight: 512,
             header_read_timeout_ms: 30_000,

@@ -11,6 +11,8 @@ mod conflicts;
 mod edges;
 #[path = "store_contract/nodes.rs"]
 mod nodes;
+#[path = "store_contract/policies.rs"]
+mod policies;
 #[path = "store_contract/resolve.rs"]
 mod resolve;
 #[path = "store_contract/retries.rs"]
@@ -25,6 +27,7 @@ pub use check::*;
 pub use conflicts::*;
 pub use edges::*;
 pub use nodes::*;
+pub use policies::*;
 pub use resolve::*;
 pub use retries::*;
 pub use support::Db;
@@ -103,10 +106,12 @@ contract!(
         verdicts_count_for_the_sources_of_both_sides,
         thirty_two_concurrent_resolutions_of_one_conflict_execute_exactly_once,
         a_store_written_through_the_trait_passes_the_check,
+        a_policy_that_cannot_apply_after_an_earlier_one_leaves_its_conflict_pending,
     ],
     db: [
         a_failure_at_any_step_of_any_strategy_rolls_everything_back_and_a_retry_succeeds,
         candidates_are_found_by_rare_tokens_among_many_common_ones,
         each_corruption_is_reported_under_its_invariant,
+        a_failure_after_a_policy_resolution_rolls_back_the_whole_write,
     ]
 );

@@ -9,6 +9,7 @@ use crate::domain::conflict::{Action, Conflict, Detection, Recommendation};
 use crate::domain::edge::Edge;
 use crate::domain::history::HistoryEntry;
 use crate::domain::node::{Node, NodeState};
+use crate::domain::policy::PolicyMark;
 use crate::domain::time;
 
 /// Lifecycle state of a node; only `active` nodes take part in detection.
@@ -136,6 +137,10 @@ pub struct DetectionDto {
     /// Why a configured LLM tier did not decide, when it did not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub llm_fallback: Option<String>,
+    /// The resolution policy that fired at write time (or would have, in a dry run); absent
+    /// when none did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<PolicyMarkDto>,
 }
 
 impl From<Detection> for DetectionDto {
@@ -148,6 +153,31 @@ impl From<Detection> for DetectionDto {
             similarity: d.similarity,
             explanation: d.explanation,
             llm_fallback: d.llm_fallback,
+            policy: d.policy.map(Into::into),
+        }
+    }
+}
+
+/// A resolution policy that fired on a conflict.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PolicyMarkDto {
+    /// The rule's name; a resolution it made has `resolved_by` = `policy:<name>`.
+    #[schema(example = "newer-sensor-wins")]
+    pub name: String,
+    /// The strategy of the rule.
+    #[schema(example = "new_is_current")]
+    pub action: String,
+    /// True when policies run dry: the conflict was left pending and only this record (and
+    /// the `queued` history entry's note) says what the rule would have done.
+    pub dry_run: bool,
+}
+
+impl From<PolicyMark> for PolicyMarkDto {
+    fn from(p: PolicyMark) -> Self {
+        Self {
+            name: p.name,
+            action: p.action.as_str().to_owned(),
+            dry_run: p.dry_run,
         }
     }
 }
@@ -387,6 +417,16 @@ pub struct ConflictHitDto {
     pub probability: f64,
     pub signals: Vec<String>,
     pub recommendation: RecommendationDto,
+    /// The strategy a resolution policy applied in the same write; absent while the conflict
+    /// is pending.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<String>,
+    /// `policy:<name>` when a resolution policy resolved the conflict in the same write.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved_by: Option<String>,
+    /// The policy that fired (or would have, in a dry run); absent when none did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<PolicyMarkDto>,
 }
 
 impl ConflictHitDto {
@@ -399,6 +439,9 @@ impl ConflictHitDto {
             probability: h.detection.probability,
             signals: h.detection.signals,
             recommendation: h.recommendation.into(),
+            resolution: None,
+            resolved_by: None,
+            policy: None,
         }
     }
 
@@ -410,6 +453,9 @@ impl ConflictHitDto {
             probability: c.detection.probability,
             signals: c.detection.signals,
             recommendation: c.recommendation.into(),
+            resolution: c.resolution.map(|s| s.as_str().to_owned()),
+            resolved_by: c.resolved_by,
+            policy: c.detection.policy.map(Into::into),
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod idempotency;
 pub mod limits;
 mod metrics;
 mod nodes;
+mod policies;
 mod recall;
 mod reports;
 pub mod resolve;
@@ -64,6 +65,7 @@ pub fn routes() -> (Router<AppState>, serde_json::Value) {
         .merge(recall::router())
         .merge(reports::router())
         .merge(sources::router())
+        .merge(policies::router())
         .merge(health::router())
         .split_for_parts();
     (router, doc::refine(&doc))

@@ -91,6 +91,10 @@ pub struct Detection {
     /// Why a configured LLM tier did not give the verdict (timeout, error), when it did not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub llm_fallback: Option<String>,
+    /// The resolution policy that fired on the conflict at write time (or would have, in a
+    /// dry run), when one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<super::policy::PolicyMark>,
 }
 
 impl Detection {
@@ -103,6 +107,7 @@ impl Detection {
             similarity: None,
             explanation: "queued by a client".into(),
             llm_fallback: None,
+            policy: None,
         }
     }
 }

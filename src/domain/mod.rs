@@ -9,6 +9,7 @@ pub mod edge;
 pub mod history;
 pub mod node;
 pub mod plan;
+pub mod policy;
 pub mod recommend;
 pub mod report;
 pub mod resolution;

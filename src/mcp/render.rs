@@ -47,6 +47,12 @@ pub struct Disagreement {
     pub old: Side,
     pub new: Side,
     pub recommendation: RecommendationDto,
+    /// The strategy a resolution policy applied in the same write; absent while pending.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<String>,
+    /// `policy:<name>` when a resolution policy resolved it in the same write.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved_by: Option<String>,
 }
 
 impl Disagreement {
@@ -66,6 +72,8 @@ impl Disagreement {
             old,
             new: Side::of(new),
             recommendation: c.recommendation.into(),
+            resolution: c.resolution.map(|s| s.as_str().to_owned()),
+            resolved_by: c.resolved_by,
         }
     }
 
@@ -80,6 +88,8 @@ impl Disagreement {
             old: Side::of(&h.old),
             new,
             recommendation: h.recommendation.into(),
+            resolution: None,
+            resolved_by: None,
         }
     }
 }
@@ -106,10 +116,13 @@ fn recommendation_line(out: &mut String, r: &RecommendationDto) {
 pub fn disagreements(list: &[Disagreement]) -> String {
     let mut out = String::new();
     for d in list {
-        let queued = d
-            .conflict_id
-            .map(|i| format!(", pending conflict {i}"))
-            .unwrap_or_default();
+        let queued = match (d.conflict_id, &d.resolved_by, &d.resolution) {
+            (Some(i), Some(by), Some(how)) => {
+                format!(", conflict {i} resolved at once by {by} with {how}")
+            }
+            (Some(i), _, _) => format!(", pending conflict {i}"),
+            (None, _, _) => String::new(),
+        };
         let _ = writeln!(
             out,
             "- {} (probability {}{queued}): {}",

@@ -254,7 +254,13 @@ impl Concord {
             .map(|c| Disagreement::queued(c, &node))
             .collect();
         let mut text = format!("Remembered \"{}\" as memory {}.", node.title, node.id);
-        if !conflicts.is_empty() {
+        if conflicts.iter().any(|c| c.resolved_by.is_some()) {
+            text.push_str(
+                " It CONTRADICTS stored memories; a resolution policy resolved some of these \
+                 conflicts at once, the others are queued:\n",
+            );
+            text.push_str(&render::disagreements(&conflicts));
+        } else if !conflicts.is_empty() {
             text.push_str(" It CONTRADICTS stored memories; these conflicts are queued:\n");
             text.push_str(&render::disagreements(&conflicts));
         }

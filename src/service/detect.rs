@@ -18,6 +18,7 @@ use crate::domain::node::{NewNode, Node};
 use crate::domain::recommend::{self, Side};
 use crate::domain::time::{self, Timestamp};
 use crate::service::llm::{LlmClient, LlmError, Pair};
+use crate::service::policy::Policies;
 use crate::store::{Candidate, CandidateQuery, DetectedConflict, SourceStats, Store, StoreResult};
 
 /// How many candidates the index may return per write.
@@ -28,6 +29,7 @@ const MAX_QUERY_TOKENS: usize = 48;
 pub struct Detector {
     base: DetectConfig,
     llm: Option<Arc<LlmClient>>,
+    policies: Policies,
 }
 
 /// The new side of a check: a node about to be written, or one already stored.
@@ -108,6 +110,7 @@ impl Detector {
                 sensitivity: settings.sensitivity,
             },
             llm: llm.map(Arc::new),
+            policies: Policies::from_settings(settings),
         }
     }
 
@@ -185,15 +188,24 @@ impl Detector {
             .map(|f| {
                 let recommendation = recommend_for(&f.old, probe, &credibility);
                 let detection = f.detection();
+                let conflict_type = f.verdict.conflict_type.as_str();
+                let firing = self.policies.decide(
+                    &f.old,
+                    probe,
+                    conflict_type,
+                    detection.probability,
+                    &recommendation,
+                    &credibility,
+                );
                 // The edge carries the same (rounded) probability the conflict reports.
                 let mut e =
                     Edge::system(new_id, f.old.id, edge::CONTRADICTS, detection.probability);
-                let conflict = NewConflict {
+                let mut conflict = NewConflict {
                     id: Uuid::now_v7(),
                     old_node_id: f.old.id,
                     new_node_id: Some(new_id),
                     new_content: None,
-                    conflict_type: f.verdict.conflict_type.as_str().to_owned(),
+                    conflict_type: conflict_type.to_owned(),
                     detection,
                     recommendation,
                     note: None,
@@ -201,7 +213,12 @@ impl Detector {
                 };
                 e.created_at = now;
                 e.valid_from = now;
-                DetectedConflict { conflict, edge: e }
+                let resolve = firing.and_then(|p| p.apply(&mut conflict));
+                DetectedConflict {
+                    conflict,
+                    edge: e,
+                    resolve,
+                }
             })
             .collect())
     }
@@ -303,6 +320,7 @@ pub fn detection_of(v: &Verdict) -> Detection {
         similarity: v.similarity.map(round3),
         explanation: v.explanation.clone(),
         llm_fallback: None,
+        policy: None,
     }
 }
 
@@ -315,7 +333,7 @@ pub async fn credibility_table(store: &dyn Store) -> StoreResult<Vec<SourceStats
     store.source_verdicts().await
 }
 
-fn credibility_of(table: &[SourceStats], source: Option<&str>) -> Option<f64> {
+pub fn credibility_of(table: &[SourceStats], source: Option<&str>) -> Option<f64> {
     let s = table.iter().find(|s| Some(s.source.as_str()) == source)?;
     Some(crate::domain::credibility::score(s.upheld, s.contradicted))
 }

@@ -1,5 +1,5 @@
 //! The use cases both front doors call: writing and checking memories with detection, manual
-//! queueing, listing and resolving the queue, recall, topic reports, and the optional LLM judge
+//! queueing, listing and resolving the queue, resolution policies, recall, topic reports, and the optional LLM judge
 //! they consult. Each use case takes the application state (store, detector, notifier) or the
 //! store alone and returns domain types; REST handlers and MCP tools only parse and shape.
 
@@ -7,6 +7,7 @@ pub mod conflicts;
 pub mod detect;
 pub mod llm;
 pub mod nodes;
+pub mod policy;
 pub mod queue;
 pub mod recall;
 pub mod report;

@@ -60,10 +60,25 @@ async fn insert<B: Backend>(conn: &mut Conn<B>, c: &NewConflict) -> StoreResult<
 
 /// Key-share locks nodes in id order (PostgreSQL), so that rows about to refer to them cannot
 /// lose them and lock waits never cross those of another unit of work.
-pub async fn share_nodes<B: Backend>(conn: &mut Conn<B>, mut ids: Vec<Uuid>) -> StoreResult<()> {
+pub async fn share_nodes<B: Backend>(conn: &mut Conn<B>, ids: Vec<Uuid>) -> StoreResult<()> {
+    lock_in_order::<B>(conn, B::SHARE_NODES, ids).await
+}
+
+/// `for update` locks on nodes in id order (PostgreSQL), for a write that will change them
+/// later in its transaction: taking the strong lock up front, rather than upgrading a key
+/// share lock after the event lock, keeps the one lock order.
+pub async fn lock_nodes<B: Backend>(conn: &mut Conn<B>, ids: Vec<Uuid>) -> StoreResult<()> {
+    lock_in_order::<B>(conn, B::LOCK_NODES, ids).await
+}
+
+async fn lock_in_order<B: Backend>(
+    conn: &mut Conn<B>,
+    sql: &'static str,
+    mut ids: Vec<Uuid>,
+) -> StoreResult<()> {
     ids.sort_unstable();
     ids.dedup();
-    B::query(B::SHARE_NODES).arg(Ids(&ids)).all(conn).await?;
+    B::query(sql).arg(Ids(&ids)).all(conn).await?;
     Ok(())
 }
 

@@ -1,7 +1,10 @@
 //! Failure injection for resolution steps and for a crash after a keyed write committed. With
 //! the `failpoints` feature (tests only) a test arms a step of one conflict and the store fails
 //! right after executing it, or arms an Idempotency-Key whose reply is then lost; without the
-//! feature `hit` and `lost_reply` are inlined no-ops, so release builds carry no injection point.
+//! feature `hit` and `lost_reply` are inlined no-ops, so release builds carry no injection
+//! point. A policy's write-time resolution is armed by its old node's id instead
+//! (`policy_resolved`, right after the resolution ran inside the write), since the conflict's
+//! id does not exist before the write.
 
 use uuid::Uuid;
 
@@ -25,7 +28,8 @@ mod armed {
     }
 }
 
-/// Makes the step `action` (e.g. `edge_created`) of resolutions of `conflict_id` fail once.
+/// Makes the step `action` (e.g. `edge_created`) of resolutions of `conflict_id` fail once;
+/// for `policy_resolved`, `conflict_id` is the old node's id.
 #[cfg(feature = "failpoints")]
 pub fn arm(conflict_id: Uuid, action: &str) {
     armed::table()

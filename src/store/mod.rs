@@ -35,7 +35,8 @@
 //! 2. nodes, in node id order, all of them before anything below: `for update` to change or
 //!    delete a node (`lock_for_resolution` locks both sides of the conflict, a PATCH or a
 //!    delete its node), `for key share` to add a row referring to one (`share_nodes`: an edge's
-//!    two endpoints, a conflict's sides, every old node a write's detected conflicts name);
+//!    two endpoints, a conflict's sides, every old node a write's detected conflicts name;
+//!    `for update` instead when a resolution policy will resolve them in that same write);
 //! 3. conflict rows (a resolution's own row, after its nodes; those a delete removes or
 //!    rewrites, after the node);
 //! 4. the rows those changes touch: edges, `node_labels`, `sources`;
@@ -65,6 +66,7 @@ mod history;
 mod idempotency;
 mod nodes;
 pub mod notify;
+mod policy;
 pub mod postgres;
 mod resolution;
 mod rows;
@@ -167,6 +169,9 @@ pub struct CandidateQuery {
 pub struct DetectedConflict {
     pub conflict: NewConflict,
     pub edge: Edge,
+    /// The resolution a policy decided on, run right after the conflict is queued, in the
+    /// same transaction.
+    pub resolve: Option<crate::domain::plan::Resolve>,
 }
 
 /// Per-source verdict counters.

@@ -9,9 +9,9 @@ use uuid::Uuid;
 
 use super::backend::{Backend, Cols, Conn, Id, Ids, QueryExt, Row, Texts, Ts};
 use super::sql::node_columns;
-use super::{conflicts, rows};
+use super::{conflicts, policy, rows};
 use crate::domain::FieldError;
-use crate::domain::conflict::Conflict;
+use crate::domain::conflict::{Conflict, Status};
 use crate::domain::contradiction::index_tokens;
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::node::{self as dn, NewNode, Node, NodePatch};
@@ -37,20 +37,48 @@ pub async fn create<B: Backend>(
         check_dimension::<B>(&mut tx, e.len()).await?;
     }
     insert::<B>(&mut tx, &node, &tokens, embedding.as_deref()).await?;
-    // Every old node at once, in id order, not one by one as the conflicts are written.
+    // Every old node at once, in id order, not one by one as the conflicts are written; for
+    // update when a policy will resolve (and so change) them in this transaction.
     let olds = found.iter().map(|h| h.conflict.old_node_id).collect();
-    conflicts::share_nodes::<B>(&mut tx, olds).await?;
+    if found.iter().any(|h| h.resolve.is_some()) {
+        conflicts::lock_nodes::<B>(&mut tx, olds).await?;
+    } else {
+        conflicts::share_nodes::<B>(&mut tx, olds).await?;
+    }
     let mut queued = Vec::with_capacity(found.len());
     for hit in found {
         if let Some(c) = conflicts::insert_detected::<B>(&mut tx, &hit).await? {
+            let c = match &hit.resolve {
+                Some(req) => policy::resolve::<B>(&mut tx, c, req).await?,
+                None => c,
+            };
             queued.push(c);
         }
     }
-    let mut created = node.to_node();
-    created.conflict_ids = queued.iter().map(|c| c.id).collect();
+    // A policy may have changed the new node (`old_is_current` makes it dormant) or merged
+    // it away; the reply shows it as it is now.
+    let current = if queued.iter().any(|c| c.status == Status::Resolved) {
+        fetch_optional::<B>(&mut tx, node.id).await?
+    } else {
+        None
+    };
+    let mut created = current.unwrap_or_else(|| node.to_node());
+    created.conflict_ids = queued
+        .iter()
+        .filter(|c| c.status == Status::Pending)
+        .map(|c| c.id)
+        .collect();
     let out = (created, queued);
     idempotency::commit::<B, _>(tx, &out).await?;
     Ok(out)
+}
+
+async fn fetch_optional<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreResult<Option<Node>> {
+    match fetch::<B>(conn, SELECT_ONE, id).await {
+        Ok(n) => Ok(Some(n)),
+        Err(StoreError::NotFound(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// Inserts a node and its label rows; used by writes and by resolutions that create a node.

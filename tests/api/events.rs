@@ -15,7 +15,7 @@ crate::on_both_databases!(
 );
 
 /// Reads SSE frames until `want` events arrived; returns `(id, event, data)` triples.
-async fn read_events(
+pub(crate) async fn read_events(
     app: &TestApp,
     last_id: Option<&str>,
     want: usize,

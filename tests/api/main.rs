@@ -17,6 +17,7 @@ mod idempotency;
 mod input_rules;
 mod limits;
 mod nodes;
+mod policies;
 mod properties;
 mod races;
 mod recall;

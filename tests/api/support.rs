@@ -83,6 +83,11 @@ impl TestApp {
         Self { router, store }
     }
 
+    /// The same database behind a router built with other settings (e.g. policies).
+    pub fn reconfigured(&self, settings: Settings) -> Self {
+        Self::with_store(self.store.clone(), settings)
+    }
+
     pub fn sqlite(pool: sqlx::SqlitePool) -> Self {
         Self::with_store(
             Arc::new(SqliteStore::from_pool(pool)),

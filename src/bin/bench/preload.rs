@@ -244,6 +244,7 @@ fn detected(old: Uuid, new: Uuid) -> DetectedConflict {
                 similarity: None,
                 explanation: "the same setting with another value".into(),
                 llm_fallback: None,
+                policy: None,
             },
             recommendation: Recommendation {
                 resolution: "prefer-recent".into(),
@@ -254,6 +255,7 @@ fn detected(old: Uuid, new: Uuid) -> DetectedConflict {
             created_at: time::now(),
         },
         edge: Edge::system(new, old, CONTRADICTS, 0.8),
+        resolve: None,
     }
 }
 

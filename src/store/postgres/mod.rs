@@ -86,6 +86,8 @@ impl Backend for PgStore {
     const LOCK_NODE: &'static str = "select 1 from nodes where node_id = $1 for update";
     const SHARE_NODES: &'static str =
         "select node_id from nodes where node_id = any($1) order by node_id for key share";
+    const LOCK_NODES: &'static str =
+        "select node_id from nodes where node_id = any($1) order by node_id for update";
     /// An update reads and writes the row without a concurrent writer between.
     const SELECT_NODE_LOCKED: &'static str = concat!(
         "select ",

@@ -181,6 +181,7 @@ impl Backend for SqliteStore {
     const LOCK_NODE: &'static str = "select 1 from nodes where node_id = $1";
     const SHARE_NODES: &'static str =
         "select node_id from nodes where node_id in (select value from json_each($1))";
+    const LOCK_NODES: &'static str = Self::SHARE_NODES;
     const SELECT_NODE_LOCKED: &'static str = super::nodes::SELECT_ONE;
     const SELECT_IDEMPOTENCY_LOCKED: &'static str = "select fingerprint, status_code, \
          response_body, content_type, location, updated_at \

@@ -1,0 +1,401 @@
+//! Resolution policies: opt-in rules that resolve a detected conflict at write time. A rule is a
+//! match (every condition it names must hold; absent conditions match anything) and an action
+//! (one of the four strategies). Rules are tried in file order and the first match wins.
+//! Conflicts that touch a value-layer label are never matched, whatever the rules say.
+//!
+//! Parsing names the rule and the field of every error, so a bad file is fixed in one look.
+
+use serde::{Deserialize, Serialize};
+
+use super::conflict::{CONFLICT_TYPES, Strategy};
+use super::credibility;
+use super::recommend::ESCALATE_LABELS;
+
+/// The recommendation names a rule may match (`recommendation.resolution`).
+pub const RECOMMENDATIONS: [&str; 3] =
+    ["prefer-recent", "prefer-authoritative", "escalate-to-user"];
+
+/// Longest rule name: `policy:<name>` must fit the 200 characters of `resolved_by`.
+pub const MAX_NAME_CHARS: usize = 100;
+
+/// Floating-point slack for the minimums, so a gap of 0.6 − 0.4 counts as 0.2.
+const EPSILON: f64 = 1e-9;
+
+/// The rules in force, in file order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RuleSet {
+    pub rules: Vec<Rule>,
+}
+
+/// One rule: when it matches, resolve with `action`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    pub name: String,
+    pub action: Strategy,
+    /// The conditions; all must hold.
+    #[serde(default, rename = "match")]
+    pub when: Match,
+    /// The explicit opt-in for a rule without conditions (it matches every conflict).
+    #[serde(default)]
+    pub match_all: bool,
+}
+
+/// Conditions on a conflict. `None` means "any".
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Match {
+    /// The conflict type is one of these.
+    pub conflict_types: Option<Vec<String>>,
+    /// Either node carries one of these labels.
+    pub labels: Option<Vec<String>>,
+    /// The nodes' memory type is one of these (detection pairs nodes of one type only).
+    pub memory_types: Option<Vec<String>>,
+    /// `true`: both nodes name the same source; `false`: they do not (or one names none).
+    pub same_source: Option<bool>,
+    /// The recommendation (`prefer-recent`, `prefer-authoritative`, `escalate-to-user`) is one
+    /// of these.
+    pub recommendation: Option<Vec<String>>,
+    /// The detection probability is at least this.
+    pub min_probability: Option<f64>,
+    /// The source of the node the action keeps current is at least this much more credible
+    /// than the other's (either way for `keep_both` and `merge`). A source without verdicts,
+    /// or no source, counts as neutral (0.5).
+    pub min_credibility_gap: Option<f64>,
+}
+
+impl Match {
+    fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// What a rule can look at on one side of a conflict.
+#[derive(Debug, Clone, Copy)]
+pub struct SideFacts<'a> {
+    pub labels: &'a [String],
+    pub memory_type: &'a str,
+    pub source: Option<&'a str>,
+    /// Learned credibility of the source, when it has verdicts.
+    pub credibility: Option<f64>,
+}
+
+impl SideFacts<'_> {
+    fn credibility(&self) -> f64 {
+        self.credibility.unwrap_or_else(|| credibility::score(0, 0))
+    }
+}
+
+/// What a rule can look at on a detected conflict.
+#[derive(Debug, Clone, Copy)]
+pub struct Facts<'a> {
+    pub conflict_type: &'a str,
+    pub probability: f64,
+    /// `recommendation.resolution`.
+    pub recommendation: &'a str,
+    pub old: SideFacts<'a>,
+    pub new: SideFacts<'a>,
+}
+
+impl Facts<'_> {
+    /// The value-layer label either side carries, if any: such conflicts go to a human.
+    pub fn value_layer_label(&self) -> Option<&str> {
+        self.old
+            .labels
+            .iter()
+            .chain(self.new.labels)
+            .map(String::as_str)
+            .find(|l| ESCALATE_LABELS.contains(l))
+    }
+}
+
+/// The first rule that matches, with a line saying why; never one for a value-layer conflict.
+pub fn first_match<'r>(rules: &'r RuleSet, facts: &Facts) -> Option<(&'r Rule, String)> {
+    if facts.value_layer_label().is_some() {
+        return None;
+    }
+    rules
+        .rules
+        .iter()
+        .find_map(|r| r.matches(facts).map(|why| (r, why)))
+}
+
+impl Rule {
+    /// `Some(why)` when every condition holds: the conditions, as met, in one line.
+    pub fn matches(&self, f: &Facts) -> Option<String> {
+        let m = &self.when;
+        let mut why = Vec::new();
+        if let Some(types) = &m.conflict_types {
+            listed(types, f.conflict_type)?;
+            why.push(format!("conflict type {}", f.conflict_type));
+        }
+        if let Some(labels) = &m.labels {
+            let hit = f
+                .old
+                .labels
+                .iter()
+                .chain(f.new.labels)
+                .find(|l| labels.contains(l))?;
+            why.push(format!("label {hit}"));
+        }
+        if let Some(types) = &m.memory_types {
+            listed(types, f.new.memory_type)?;
+            why.push(format!("memory type {}", f.new.memory_type));
+        }
+        if let Some(same) = m.same_source {
+            let shared = f.new.source.is_some() && f.new.source == f.old.source;
+            (shared == same).then_some(())?;
+            why.push(
+                if same {
+                    "same source"
+                } else {
+                    "different sources"
+                }
+                .to_owned(),
+            );
+        }
+        if let Some(recs) = &m.recommendation {
+            listed(recs, f.recommendation)?;
+            why.push(format!("recommendation {}", f.recommendation));
+        }
+        if let Some(min) = m.min_probability {
+            (f.probability + EPSILON >= min).then_some(())?;
+            why.push(format!("probability {} ≥ {min}", f.probability));
+        }
+        if let Some(min) = m.min_credibility_gap {
+            let gap = self.credibility_gap(f);
+            (gap + EPSILON >= min).then_some(())?;
+            why.push(format!("credibility gap {gap:.2} ≥ {min}"));
+        }
+        if why.is_empty() {
+            why.push("matches every conflict".to_owned());
+        }
+        Some(why.join(", "))
+    }
+
+    /// How much more credible the side the action keeps current is than the other one.
+    fn credibility_gap(&self, f: &Facts) -> f64 {
+        let (new, old) = (f.new.credibility(), f.old.credibility());
+        match self.action {
+            Strategy::NewIsCurrent => new - old,
+            Strategy::OldIsCurrent => old - new,
+            Strategy::KeepBoth | Strategy::Merge => (new - old).abs(),
+        }
+    }
+
+    /// `policy:<name>`, the `resolved_by` of the conflicts this rule resolves.
+    pub fn resolved_by(&self) -> String {
+        format!("{}{}", super::history::POLICY_PREFIX, self.name)
+    }
+
+    /// The record of a firing: `policy <name> resolved with <strategy>: <why>`, or `would
+    /// resolve` in a dry run.
+    pub fn note(&self, why: &str, dry_run: bool) -> String {
+        let verb = if dry_run { "would resolve" } else { "resolved" };
+        format!(
+            "policy {} {verb} with {}: {why}",
+            self.name,
+            self.action.as_str()
+        )
+    }
+}
+
+fn listed(list: &[String], value: &str) -> Option<()> {
+    list.iter().any(|v| v == value).then_some(())
+}
+
+/// The rule that fired on a conflict, as recorded in its detection.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PolicyMark {
+    pub name: String,
+    pub action: Strategy,
+    /// True when policies run dry: the rule was recorded, the conflict left pending.
+    pub dry_run: bool,
+}
+
+/// The format of a policy file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Toml,
+    Json,
+}
+
+impl Format {
+    /// By extension (`.toml`, `.json`); otherwise a file starting with `{` is JSON.
+    pub fn of(path: &str, text: &str) -> Self {
+        let lower = path.to_ascii_lowercase();
+        if lower.ends_with(".json") {
+            Self::Json
+        } else if lower.ends_with(".toml") || !text.trim_start().starts_with('{') {
+            Self::Toml
+        } else {
+            Self::Json
+        }
+    }
+}
+
+/// Why a policy file was refused: where (rule, field) and what.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}{}{message}", rule_part(.rule), field_part(.field))]
+pub struct PolicyError {
+    /// `rule 2 ("newer-sensor-wins")`, or none for an error of the whole file.
+    pub rule: Option<String>,
+    /// The field, as a dotted path (`match.min_probability`).
+    pub field: Option<String>,
+    pub message: String,
+}
+
+fn rule_part(rule: &Option<String>) -> String {
+    rule.as_ref().map(|r| format!("{r}: ")).unwrap_or_default()
+}
+
+fn field_part(field: &Option<String>) -> String {
+    field
+        .as_ref()
+        .map(|f| format!("field `{f}`: "))
+        .unwrap_or_default()
+}
+
+impl PolicyError {
+    fn file(message: impl Into<String>) -> Self {
+        Self {
+            rule: None,
+            field: None,
+            message: message.into(),
+        }
+    }
+}
+
+impl RuleSet {
+    /// Parses and validates a policy file: `{"rules": [Rule…]}` in TOML (`[[rules]]`) or JSON.
+    pub fn parse(text: &str, format: Format) -> Result<Self, PolicyError> {
+        let doc: serde_json::Value = match format {
+            Format::Toml => toml::from_str(text).map_err(|e| PolicyError::file(e.to_string()))?,
+            Format::Json => {
+                serde_json::from_str(text).map_err(|e| PolicyError::file(e.to_string()))?
+            }
+        };
+        let serde_json::Value::Object(mut top) = doc else {
+            return Err(PolicyError::file("expected a table with a `rules` list"));
+        };
+        if let Some(key) = top.keys().find(|k| *k != "rules") {
+            return Err(PolicyError::file(format!(
+                "unknown key `{key}`; the file has one key, `rules`"
+            )));
+        }
+        let rules = match top.remove("rules") {
+            Some(serde_json::Value::Array(rules)) => rules,
+            Some(_) => return Err(PolicyError::file("`rules` must be a list of rules")),
+            None => {
+                return Err(PolicyError::file(
+                    "missing `rules` (an empty list is allowed)",
+                ));
+            }
+        };
+        let mut out: Vec<Rule> = Vec::with_capacity(rules.len());
+        for (i, raw) in rules.into_iter().enumerate() {
+            let label = rule_label(i, &raw);
+            let at = |field: Option<String>, message: String| PolicyError {
+                rule: Some(label.clone()),
+                field,
+                message,
+            };
+            let rule: Rule = serde_path_to_error::deserialize(raw).map_err(|e| {
+                let path = e.path().to_string();
+                let field = (path != ".").then_some(path);
+                at(field, e.into_inner().to_string())
+            })?;
+            if out.iter().any(|r| r.name == rule.name) {
+                return Err(at(Some("name".into()), "is used by an earlier rule".into()));
+            }
+            if let Some((field, message)) = rule.invalid() {
+                return Err(at(Some(field.to_owned()), message));
+            }
+            out.push(rule);
+        }
+        Ok(Self { rules: out })
+    }
+}
+
+/// `rule 2 ("name")`, counting from 1 as people do.
+fn rule_label(i: usize, raw: &serde_json::Value) -> String {
+    match raw.get("name").and_then(|n| n.as_str()) {
+        Some(name) => format!("rule {} ({name:?})", i + 1),
+        None => format!("rule {}", i + 1),
+    }
+}
+
+impl Rule {
+    /// The first field that breaks a rule, and why.
+    fn invalid(&self) -> Option<(&'static str, String)> {
+        let name_ok = |c: char| c.is_ascii_alphanumeric() || "-_.".contains(c);
+        if self.name.is_empty() || self.name.chars().count() > MAX_NAME_CHARS {
+            return Some(("name", format!("must be 1..{MAX_NAME_CHARS} characters")));
+        }
+        if !self.name.chars().all(name_ok) {
+            return Some((
+                "name",
+                "may hold only letters, digits, `-`, `_` and `.`".into(),
+            ));
+        }
+        let m = &self.when;
+        if m.is_empty() && !self.match_all {
+            return Some((
+                "match",
+                "has no condition; set `match_all = true` to resolve every conflict".into(),
+            ));
+        }
+        if !m.is_empty() && self.match_all {
+            return Some((
+                "match_all",
+                "cannot be combined with `match` conditions".into(),
+            ));
+        }
+        let lists = [
+            (
+                "match.conflict_types",
+                &m.conflict_types,
+                Some(&CONFLICT_TYPES[..]),
+            ),
+            (
+                "match.recommendation",
+                &m.recommendation,
+                Some(&RECOMMENDATIONS[..]),
+            ),
+            ("match.labels", &m.labels, None),
+            ("match.memory_types", &m.memory_types, None),
+        ];
+        for (field, list, allowed) in lists {
+            if let Some(e) = list.as_deref().and_then(|l| invalid_list(l, allowed)) {
+                return Some((field, e));
+            }
+        }
+        let fractions = [
+            ("match.min_probability", m.min_probability),
+            ("match.min_credibility_gap", m.min_credibility_gap),
+        ];
+        for (field, value) in fractions {
+            if value.is_some_and(|v| !(0.0..=1.0).contains(&v)) {
+                return Some((field, "must be between 0 and 1".into()));
+            }
+        }
+        None
+    }
+}
+
+fn invalid_list(list: &[String], allowed: Option<&[&str]>) -> Option<String> {
+    if list.is_empty() {
+        return Some("must not be empty (leave it out to match any)".into());
+    }
+    if let Some(allowed) = allowed {
+        if let Some(bad) = list.iter().find(|v| !allowed.contains(&v.as_str())) {
+            return Some(format!("`{bad}` is not one of {}", allowed.join(", ")));
+        }
+    } else if list.iter().any(|v| v.trim().is_empty()) {
+        return Some("must not hold an empty name".into());
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;

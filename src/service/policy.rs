@@ -1,0 +1,101 @@
+//! Resolution policies at write time: the facts a rule looks at, gathered from a detection,
+//! and what a firing rule writes: a resolution the store runs in the write's own transaction,
+//! or, in a dry run, only the record of what the rule would have done.
+
+use crate::config::Settings;
+use crate::domain::conflict::{NewConflict, Recommendation};
+use crate::domain::node::Node;
+use crate::domain::plan::Resolve;
+use crate::domain::policy::{self, Facts, PolicyMark, Rule, RuleSet, SideFacts};
+use crate::service::detect::{Probe, credibility_of};
+use crate::store::SourceStats;
+
+/// The rules in force and whether they run dry.
+#[derive(Debug, Clone, Default)]
+pub struct Policies {
+    pub rules: RuleSet,
+    pub dry_run: bool,
+}
+
+/// A rule that matched a conflict, and why.
+pub struct Firing {
+    rule: Rule,
+    why: String,
+    dry_run: bool,
+}
+
+impl Policies {
+    pub fn from_settings(s: &Settings) -> Self {
+        Self {
+            rules: s.policies.clone().unwrap_or_default(),
+            dry_run: s.policies_dry_run,
+        }
+    }
+
+    /// The first rule that matches a conflict between `old` and the probe (none for a
+    /// value-layer conflict).
+    pub fn decide(
+        &self,
+        old: &Node,
+        new: &Probe<'_>,
+        conflict_type: &str,
+        probability: f64,
+        recommendation: &Recommendation,
+        credibility: &[SourceStats],
+    ) -> Option<Firing> {
+        if self.rules.rules.is_empty() {
+            return None;
+        }
+        let facts = Facts {
+            conflict_type,
+            probability,
+            recommendation: &recommendation.resolution,
+            old: SideFacts {
+                labels: &old.labels,
+                memory_type: &old.memory_type,
+                source: old.source.as_deref(),
+                credibility: credibility_of(credibility, old.source.as_deref()),
+            },
+            new: SideFacts {
+                labels: new.labels,
+                memory_type: new.memory_type,
+                source: new.source,
+                credibility: credibility_of(credibility, new.source),
+            },
+        };
+        let (rule, why) = policy::first_match(&self.rules, &facts)?;
+        Some(Firing {
+            rule: rule.clone(),
+            why,
+            dry_run: self.dry_run,
+        })
+    }
+}
+
+impl Firing {
+    /// Records the rule on the conflict's detection and returns the resolution to run. In a
+    /// dry run nothing is returned and the conflict's note (which its `queued` history entry
+    /// carries) says what the rule would have done.
+    pub fn apply(self, conflict: &mut NewConflict) -> Option<Resolve> {
+        let note = self.rule.note(&self.why, self.dry_run);
+        conflict.detection.policy = Some(PolicyMark {
+            name: self.rule.name.clone(),
+            action: self.rule.action,
+            dry_run: self.dry_run,
+        });
+        if self.dry_run {
+            conflict.note = Some(note);
+            return None;
+        }
+        // Built directly: `Resolve::parse` refuses `policy:` names, which only rules may use.
+        Some(Resolve {
+            conflict_id: conflict.id,
+            strategy: self.rule.action,
+            // A merge appends the new text under a dated separator, as the resolve route does
+            // without `merged_content`.
+            merged_content: None,
+            resolved_by: Some(self.rule.resolved_by()),
+            note: Some(note),
+        })
+    }
+}
