@@ -17,6 +17,8 @@ mod policies;
 mod resolve;
 #[path = "store_contract/retries.rs"]
 mod retries;
+#[path = "store_contract/revert.rs"]
+mod revert;
 #[path = "store_contract/support.rs"]
 mod support;
 
@@ -30,6 +32,7 @@ pub use nodes::*;
 pub use policies::*;
 pub use resolve::*;
 pub use retries::*;
+pub use revert::*;
 pub use support::Db;
 
 /// Generates one test per case and backend. `store` cases see only the trait; `db` cases also
@@ -106,12 +109,19 @@ contract!(
         verdicts_count_for_the_sources_of_both_sides,
         thirty_two_concurrent_resolutions_of_one_conflict_execute_exactly_once,
         a_store_written_through_the_trait_passes_the_check,
+        thirty_two_concurrent_reverts_of_one_conflict_execute_once,
+        reverting_a_pending_or_unknown_conflict_is_refused,
+        a_revert_racing_a_resolution_on_the_same_node_is_one_or_the_other,
+        verdicts_counted_since_stay_when_a_resolution_is_reverted,
         a_policy_that_cannot_apply_after_an_earlier_one_leaves_its_conflict_pending,
     ],
     db: [
         a_failure_at_any_step_of_any_strategy_rolls_everything_back_and_a_retry_succeeds,
         candidates_are_found_by_rare_tokens_among_many_common_ones,
         each_corruption_is_reported_under_its_invariant,
+        every_strategy_reverts_to_the_exact_rows_before_it_and_resolves_again,
+        a_failure_at_any_revert_step_writes_nothing_and_a_retry_succeeds,
+        later_changes_are_named_and_nothing_is_written,
         a_failure_after_a_policy_resolution_rolls_back_the_whole_write,
     ]
 );

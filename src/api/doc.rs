@@ -2,7 +2,7 @@
 //! generated document: rules that span fields (one of `new_node_id` / `new_content`,
 //! `merged_content` only with `merge`), the NUL rule on every text field of a request body
 //! and every free-text query parameter, label items, and the links between operations that let a client (or a stateful fuzzer) go
-//! from a created node to its conflicts and their resolution.
+//! from a created node to its conflicts, their resolution and its revert.
 
 use serde_json::{Value, json};
 
@@ -132,7 +132,8 @@ fn merged_content_only_with_merge(schema: &mut Value) {
 }
 
 /// Links: a created node leads to its reads, its edges, a conflict about it and the
-/// resolution of what its write detected; a queued conflict leads to its resolution.
+/// resolution of what its write detected; a queued conflict leads to its resolution, a
+/// resolution to its revert, and a revert to resolving again.
 fn links(doc: &mut Value) {
     let by_node = |pointer: &str| {
         json!({
@@ -173,6 +174,19 @@ fn links(doc: &mut Value) {
         "GetOldNode": {
             "operationId": "get_node", "parameters": {"path.id": "$response.body#/old_node_id"},
         },
+        "RevertResolution": {
+            "operationId": "revert_conflict",
+            "parameters": {"path.id": "$response.body#/conflict_id"},
+        },
+    });
+    let reverted = json!({
+        "GetRevertedConflict": {
+            "operationId": "get_conflict", "parameters": {"path.id": "$response.body#/conflict_id"},
+        },
+        "ResolveAgain": {
+            "operationId": "resolve_conflict",
+            "parameters": {"path.id": "$response.body#/conflict_id"},
+        },
     });
     let edge = json!({
         "ListSourceEdges": {
@@ -185,6 +199,7 @@ fn links(doc: &mut Value) {
         ("/conflicts", "post", "200", queued),
         ("/conflicts/{id}/resolve", "post", "200", resolved.clone()),
         ("/contradiction/resolve", "post", "200", resolved),
+        ("/conflicts/{id}/revert", "post", "200", reverted),
         ("/edges", "post", "201", edge),
         ("/nodes/{id}", "get", "200", by_node("$response.body#/id")),
     ] {

@@ -203,11 +203,12 @@ impl From<Recommendation> for RecommendationDto {
     }
 }
 
-/// One step a resolution took. Which id fields are present depends on `action`.
+/// One step a resolution or a revert took. Which id fields are present depends on `action`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ActionDto {
     /// `node_created`, `node_state_changed`, `edge_created`, `node_body_merged`,
-    /// `edges_moved`, `node_deleted` or `conflict_resolved`.
+    /// `edges_moved`, `node_deleted` or `conflict_resolved`; a revert also reports
+    /// `edge_deleted`, `node_restored`, `node_body_restored` and `conflict_reverted`.
     pub action: String,
     /// One human line, e.g. `Node … active → dormant`.
     pub summary: String,
@@ -256,7 +257,10 @@ impl From<&Action> for ActionDto {
             conflict_id: None,
         };
         match a.clone() {
-            Action::NodeCreated { summary, node_id } | Action::NodeDeleted { summary, node_id } => {
+            Action::NodeCreated { summary, node_id }
+            | Action::NodeDeleted { summary, node_id }
+            | Action::NodeRestored { summary, node_id }
+            | Action::NodeBodyRestored { summary, node_id } => {
                 d.summary = summary;
                 d.node_id = Some(node_id);
             }
@@ -270,6 +274,13 @@ impl From<&Action> for ActionDto {
                     (summary, Some(node_id), Some(from), Some(to));
             }
             Action::EdgeCreated {
+                summary,
+                edge_id,
+                kind,
+                source_id,
+                target_id,
+            }
+            | Action::EdgeDeleted {
                 summary,
                 edge_id,
                 kind,
@@ -301,6 +312,10 @@ impl From<&Action> for ActionDto {
                 d.count = Some(count);
             }
             Action::ConflictResolved {
+                summary,
+                conflict_id,
+            }
+            | Action::ConflictReverted {
                 summary,
                 conflict_id,
             } => {

@@ -11,6 +11,7 @@ use uuid::Uuid;
 use crate::api::dto::{ActionDto, NodeStateDto};
 use crate::domain::FieldError;
 use crate::domain::resolution::Resolution;
+use crate::domain::revert::Obstacle;
 use crate::store::StoreError;
 use crate::telemetry;
 
@@ -46,6 +47,18 @@ pub enum ApiError {
     ForeignOrigin(String),
     #[error("the resolution failed at {failed_action} and was rolled back")]
     ResolutionFailed {
+        partial_actions: Vec<crate::domain::conflict::Action>,
+        failed_action: String,
+        unavailable: bool,
+        #[source]
+        cause: Box<StoreError>,
+    },
+    #[error("the conflict is pending: there is no resolution to revert")]
+    NotResolved,
+    #[error("the resolution cannot be reverted: {}", changes_text(.0))]
+    RevertConflict(Vec<Obstacle>),
+    #[error("the revert failed at {failed_action} and was rolled back")]
+    RevertFailed {
         partial_actions: Vec<crate::domain::conflict::Action>,
         failed_action: String,
         unavailable: bool,
@@ -96,18 +109,81 @@ pub struct Problem {
     /// Its state (`/problems/stale-conflict`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub node_state: Option<NodeStateDto>,
-    /// Steps done before the failure, now rolled back (`/problems/resolution-failed`).
+    /// Steps done before the failure, now rolled back (`/problems/resolution-failed`,
+    /// `/problems/revert-failed`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partial_actions: Option<Vec<ActionDto>>,
-    /// The step that failed (`/problems/resolution-failed`).
+    /// The step that failed (`/problems/resolution-failed`, `/problems/revert-failed`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failed_action: Option<String>,
-    /// Always true on `/problems/resolution-failed`: nothing was written.
+    /// Always true on `/problems/resolution-failed` and `/problems/revert-failed`: nothing was
+    /// written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rolled_back: Option<bool>,
     /// Whether repeating the request may succeed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retryable: Option<bool>,
+    /// The later changes in the way of a revert (`/problems/revert-conflict`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Vec<ChangeDto>>,
+}
+
+/// A change made after a resolution that a revert would overwrite.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChangeDto {
+    /// `node_edited`, `node_deleted`, `resolved_again`, `pair_pending`, `node_linked`,
+    /// `edge_changed`, `conflict_changed` or `no_pre_image`.
+    pub change: String,
+    /// The change, in words.
+    pub detail: String,
+    /// The node edited, deleted, resolved again or linked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_id: Option<Uuid>,
+    /// The conflict that resolved the node again, holds the pair, or changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflict_id: Option<Uuid>,
+    /// The edge that changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edge_id: Option<Uuid>,
+    /// The edge or conflict linked to a node the resolution created.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub linked_id: Option<Uuid>,
+}
+
+impl From<&Obstacle> for ChangeDto {
+    fn from(o: &Obstacle) -> Self {
+        let mut d = ChangeDto {
+            change: o.name().to_owned(),
+            detail: o.to_string(),
+            node_id: None,
+            conflict_id: None,
+            edge_id: None,
+            linked_id: None,
+        };
+        match *o {
+            Obstacle::NodeEdited { node_id } | Obstacle::NodeDeleted { node_id } => {
+                d.node_id = Some(node_id);
+            }
+            Obstacle::ResolvedAgain {
+                node_id,
+                conflict_id,
+            } => (d.node_id, d.conflict_id) = (Some(node_id), Some(conflict_id)),
+            Obstacle::PairPending { conflict_id } | Obstacle::ConflictChanged { conflict_id } => {
+                d.conflict_id = Some(conflict_id);
+            }
+            Obstacle::NodeLinked { node_id, link_id } => {
+                (d.node_id, d.linked_id) = (Some(node_id), Some(link_id));
+            }
+            Obstacle::EdgeChanged { edge_id } => d.edge_id = Some(edge_id),
+            Obstacle::NoPreImage => {}
+        }
+        d
+    }
+}
+
+fn changes_text(obstacles: &[Obstacle]) -> String {
+    let parts: Vec<String> = obstacles.iter().map(ToString::to_string).collect();
+    parts.join("; ")
 }
 
 /// One invalid field.
@@ -140,11 +216,21 @@ impl ApiError {
             Validation(_) | IdempotencyKeyReuse => StatusCode::UNPROCESSABLE_ENTITY,
             NotFound(_) | NoRoute => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            AlreadyResolved(_) | Stale { .. } | IdempotencyInFlight => StatusCode::CONFLICT,
+            AlreadyResolved(_)
+            | Stale { .. }
+            | IdempotencyInFlight
+            | NotResolved
+            | RevertConflict(_) => StatusCode::CONFLICT,
             Unauthorized => StatusCode::UNAUTHORIZED,
             ForeignOrigin(_) => StatusCode::FORBIDDEN,
-            ResolutionFailed { unavailable, .. } if *unavailable => StatusCode::SERVICE_UNAVAILABLE,
-            ResolutionFailed { .. } | Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ResolutionFailed { unavailable, .. } | RevertFailed { unavailable, .. }
+                if *unavailable =>
+            {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            ResolutionFailed { .. } | RevertFailed { .. } | Internal(_) => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
             Overloaded | Timeout(_) | Unavailable(_) | NotReady(_) | Busy(_) | NotWritable(_) => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
@@ -169,6 +255,9 @@ impl ApiError {
             Unauthorized => ("unauthorized", "Unauthorized"),
             ForeignOrigin(_) => ("foreign-origin", "Foreign origin"),
             ResolutionFailed { .. } => ("resolution-failed", "Resolution failed"),
+            NotResolved => ("not-resolved", "Conflict not resolved"),
+            RevertConflict(_) => ("revert-conflict", "Later changes in the way"),
+            RevertFailed { .. } => ("revert-failed", "Revert failed"),
             Overloaded => ("overloaded", "Service overloaded"),
             Timeout(_) => ("timeout", "Request timed out"),
             Unavailable(_) | NotReady(_) => ("unavailable", "Service unavailable"),
@@ -204,6 +293,7 @@ impl ApiError {
             failed_action: None,
             rolled_back: None,
             retryable: None,
+            changes: None,
         };
         match self {
             Self::Validation(errors) => {
@@ -228,7 +318,15 @@ impl ApiError {
                 p.node_id = Some(*node_id);
                 p.node_state = state.parse().ok().map(NodeStateDto::from_domain);
             }
+            Self::RevertConflict(found) => {
+                p.changes = Some(found.iter().map(ChangeDto::from).collect());
+            }
             Self::ResolutionFailed {
+                partial_actions,
+                failed_action,
+                ..
+            }
+            | Self::RevertFailed {
                 partial_actions,
                 failed_action,
                 ..
@@ -302,6 +400,18 @@ impl From<StoreError> for ApiError {
                 failed_action,
                 cause,
             } => Self::ResolutionFailed {
+                unavailable: cause.is_unavailable(),
+                partial_actions,
+                failed_action,
+                cause,
+            },
+            StoreError::NotResolved => Self::NotResolved,
+            StoreError::RevertConflict(found) => Self::RevertConflict(found),
+            StoreError::RevertFailed {
+                partial_actions,
+                failed_action,
+                cause,
+            } => Self::RevertFailed {
                 unavailable: cause.is_unavailable(),
                 partial_actions,
                 failed_action,

@@ -1,4 +1,5 @@
-//! `GET /events`: Server-Sent Events `conflict.created` and `conflict.resolved`. Ids are the
+//! `GET /events`: Server-Sent Events `conflict.created`, `conflict.resolved` and
+//! `conflict.reverted`. Ids are the
 //! event log's ids, so `Last-Event-ID` resumes without gaps or repeats. Each stream reads the
 //! log at its own pace, so a slow client holds up no one but itself.
 
@@ -33,7 +34,7 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// The `data` of an event.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EventData {
-    /// `conflict.created` or `conflict.resolved`.
+    /// `conflict.created`, `conflict.resolved` or `conflict.reverted`.
     #[serde(rename = "type")]
     pub kind: String,
     pub conflict_id: Uuid,

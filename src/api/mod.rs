@@ -19,6 +19,7 @@ mod policies;
 mod recall;
 mod reports;
 pub mod resolve;
+mod revert;
 pub mod review;
 mod sources;
 mod wake;
@@ -62,6 +63,7 @@ pub fn routes() -> (Router<AppState>, serde_json::Value) {
         .merge(wake::router())
         .merge(events::router())
         .merge(resolve::router())
+        .merge(revert::router())
         .merge(recall::router())
         .merge(reports::router())
         .merge(sources::router())

@@ -122,7 +122,7 @@ pub struct Recommendation {
     pub reasoning: String,
 }
 
-/// One step a resolution executed, as reported to the client and stored on the conflict.
+/// One step a resolution (or a revert) executed, as reported to the client and stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Action {
@@ -162,6 +162,29 @@ pub enum Action {
         summary: String,
         conflict_id: Uuid,
     },
+    /// A revert deleted an edge its resolution created.
+    EdgeDeleted {
+        summary: String,
+        edge_id: Uuid,
+        kind: String,
+        source_id: Uuid,
+        target_id: Uuid,
+    },
+    /// A revert re-created the node a merge deleted.
+    NodeRestored {
+        summary: String,
+        node_id: Uuid,
+    },
+    /// A revert put back the body and labels a merge replaced.
+    NodeBodyRestored {
+        summary: String,
+        node_id: Uuid,
+    },
+    /// A revert made the conflict pending again.
+    ConflictReverted {
+        summary: String,
+        conflict_id: Uuid,
+    },
 }
 
 impl Action {
@@ -175,6 +198,10 @@ impl Action {
             Self::EdgesMoved { .. } => "edges_moved",
             Self::NodeDeleted { .. } => "node_deleted",
             Self::ConflictResolved { .. } => "conflict_resolved",
+            Self::EdgeDeleted { .. } => "edge_deleted",
+            Self::NodeRestored { .. } => "node_restored",
+            Self::NodeBodyRestored { .. } => "node_body_restored",
+            Self::ConflictReverted { .. } => "conflict_reverted",
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The review queue's use cases: list it and resolve from it. `GET /conflicts`,
+//! The review queue's use cases: list it, resolve from it and revert a resolution. `GET /conflicts`,
 //! `POST /contradiction/resolve` and the MCP tools `list_conflicts` and `resolve_conflict`
 //! all come through here, so a resolution made through either door executes exactly once.
 
@@ -9,6 +9,7 @@ use crate::domain::cursor::{Cursor, Page};
 use crate::domain::history::HistoryEntry;
 use crate::domain::plan::Resolve;
 use crate::domain::resolution::Resolution;
+use crate::domain::revert::{Revert, Reverted};
 use crate::domain::validate::{Errors, check_text};
 use crate::state::AppState;
 use crate::store::{StoreError, StoreResult};
@@ -110,6 +111,26 @@ pub async fn resolve(state: &AppState, r: ResolveConflict) -> StoreResult<Resolu
     )
     .map_err(StoreError::Invalid)?;
     let outcome = state.store.resolve_conflict(request).await?;
+    if !outcome.replayed {
+        state.notifier.bump();
+    }
+    Ok(outcome)
+}
+
+/// Raw fields of a revert request.
+#[derive(Debug)]
+pub struct RevertConflict {
+    pub conflict_id: Uuid,
+    pub reverted_by: Option<String>,
+    pub note: Option<String>,
+}
+
+/// Undoes a conflict's resolution in one transaction; a retry replays the stored reply.
+/// Waiters wake only when something was written.
+pub async fn revert(state: &AppState, r: RevertConflict) -> StoreResult<Reverted> {
+    let request =
+        Revert::parse(r.conflict_id, r.reverted_by, r.note).map_err(StoreError::Invalid)?;
+    let outcome = state.store.revert_conflict(request).await?;
     if !outcome.replayed {
         state.notifier.bump();
     }

@@ -6,6 +6,7 @@ use uuid::Uuid;
 use crate::domain::FieldError;
 use crate::domain::conflict::Action;
 use crate::domain::node::NodeState;
+use crate::domain::revert::Obstacle;
 
 use super::Resolution;
 
@@ -22,6 +23,19 @@ pub enum StoreError {
     AlreadyResolved(Box<Resolution>),
     #[error("resolution step {failed_action} failed")]
     ResolutionFailed {
+        partial_actions: Vec<Action>,
+        failed_action: String,
+        #[source]
+        cause: Box<StoreError>,
+    },
+    /// A revert of a conflict that is pending (and was not just reverted).
+    #[error("the conflict is pending: there is no resolution to revert")]
+    NotResolved,
+    /// Later changes a revert would overwrite; nothing was written.
+    #[error("later changes are in the way: {}", list(.0))]
+    RevertConflict(Vec<Obstacle>),
+    #[error("revert step {failed_action} failed")]
+    RevertFailed {
         partial_actions: Vec<Action>,
         failed_action: String,
         #[source]
@@ -53,7 +67,9 @@ impl StoreError {
     pub fn is_unavailable(&self) -> bool {
         match self {
             Self::Unavailable(_) | Self::Busy(_) => true,
-            Self::ResolutionFailed { cause, .. } => cause.is_unavailable(),
+            Self::ResolutionFailed { cause, .. } | Self::RevertFailed { cause, .. } => {
+                cause.is_unavailable()
+            }
             _ => false,
         }
     }
@@ -64,7 +80,9 @@ impl StoreError {
     pub fn is_busy(&self) -> bool {
         match self {
             Self::Busy(_) => true,
-            Self::ResolutionFailed { cause, .. } => cause.is_busy(),
+            Self::ResolutionFailed { cause, .. } | Self::RevertFailed { cause, .. } => {
+                cause.is_busy()
+            }
             _ => false,
         }
     }
@@ -134,4 +152,9 @@ impl From<serde_json::Error> for StoreError {
     fn from(e: serde_json::Error) -> Self {
         Self::Corrupt(e.to_string())
     }
+}
+
+fn list(obstacles: &[Obstacle]) -> String {
+    let parts: Vec<String> = obstacles.iter().map(ToString::to_string).collect();
+    parts.join("; ")
 }

@@ -7,13 +7,14 @@ use uuid::Uuid;
 use super::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
 use super::{StoreError, StoreResult};
 use crate::domain::history::HistoryEntry;
+use crate::domain::pre_image::PreImage;
 
 /// Appends an entry. `pre_image` is what a resolution overwrote (see `conflict_history`).
 pub async fn record<B: Backend>(
     conn: &mut Conn<B>,
     conflict_id: Uuid,
     entry: &HistoryEntry,
-    pre_image: Option<&serde_json::Value>,
+    pre_image: Option<&PreImage>,
 ) -> StoreResult<()> {
     B::query(
         "insert into conflict_history \
@@ -63,4 +64,35 @@ pub async fn list<B: Backend>(store: &B, conflict_id: Uuid) -> StoreResult<Vec<H
             })
         })
         .collect()
+}
+
+/// A conflict's latest entry with its id and pre-image, read inside a transaction.
+pub struct Latest {
+    pub entry_id: i64,
+    pub entry: HistoryEntry,
+    pub pre_image: Option<PreImage>,
+}
+
+pub async fn latest<B: Backend>(conn: &mut Conn<B>, conflict_id: Uuid) -> StoreResult<Latest> {
+    let row = B::query(
+        "select entry_id, at, kind, by_whom, resolution, note, actions, pre_image \
+         from conflict_history where conflict_id = $1 order by entry_id desc limit 1",
+    )
+    .arg(Id(conflict_id))
+    .optional(conn)
+    .await?
+    .ok_or_else(|| StoreError::Corrupt(format!("conflict {conflict_id} has no history")))?;
+    let c = Cols::<B::Db>::new(&row);
+    Ok(Latest {
+        entry_id: c.get("entry_id")?,
+        entry: HistoryEntry {
+            at: c.ts("at")?,
+            kind: c.parse("kind")?,
+            by: c.get("by_whom")?,
+            resolution: c.opt_parse("resolution")?,
+            note: c.get("note")?,
+            actions: c.json("actions")?,
+        },
+        pre_image: c.opt_json("pre_image")?,
+    })
 }

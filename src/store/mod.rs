@@ -52,8 +52,9 @@
 //! its event); `tests/api/races.rs` races them with the deadlock retries off.
 //!
 //! Layout: `nodes`, `edges`, `conflicts`, `history`, `wake`, `idempotency`, `check` hold the
-//! units of work; `resolution` executes a resolution plan (`domain::plan`) step by step;
-//! `rows` maps rows to domain types; `sql` holds the column lists.
+//! units of work; `resolution` executes a resolution plan (`domain::plan`) step by step,
+//! `pre_image` reads what it overwrites and `revert` undoes it (`domain::revert`); `rows` maps
+//! rows to domain types; `sql` holds the column lists.
 
 pub mod backend;
 pub mod check;
@@ -68,7 +69,9 @@ mod nodes;
 pub mod notify;
 mod policy;
 pub mod postgres;
+mod pre_image;
 mod resolution;
+mod revert;
 mod rows;
 pub(crate) mod sql;
 pub mod sqlite;
@@ -87,6 +90,7 @@ use crate::domain::history::HistoryEntry;
 use crate::domain::node::{NewNode, Node, NodePatch, NodeState};
 use crate::domain::plan::Resolve;
 use crate::domain::resolution::Resolution;
+use crate::domain::revert::{Revert, Reverted};
 use crate::domain::time::Timestamp;
 
 pub use error::StoreError;
@@ -209,7 +213,7 @@ impl WakeBatch {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
     pub id: i64,
-    /// `conflict.created` or `conflict.resolved`.
+    /// `conflict.created`, `conflict.resolved` or `conflict.reverted`.
     pub kind: String,
     pub conflict_id: Uuid,
     pub created_at: Timestamp,
@@ -266,6 +270,8 @@ pub trait Store: Send + Sync + 'static {
     async fn list_conflicts(&self, filter: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)>;
     async fn conflict_stats(&self) -> StoreResult<ConflictStats>;
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution>;
+    /// Undoes a conflict's resolution; a retry replays the stored reply.
+    async fn revert_conflict(&self, request: Revert) -> StoreResult<Reverted>;
     /// Every change of a conflict, oldest first.
     async fn conflict_history(&self, id: Uuid) -> StoreResult<Vec<HistoryEntry>>;
 
@@ -313,7 +319,9 @@ fn is_retryable(e: &StoreError) -> bool {
         | StoreError::Backend(sqlx::Error::Database(d)) => {
             matches!(d.code().as_deref(), Some("40P01" | "40001"))
         }
-        StoreError::ResolutionFailed { cause, .. } => is_retryable(cause),
+        StoreError::ResolutionFailed { cause, .. } | StoreError::RevertFailed { cause, .. } => {
+            is_retryable(cause)
+        }
         _ => false,
     }
 }
@@ -429,6 +437,10 @@ impl<B: Backend> Store for B {
 
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution> {
         unit_of_work(self, || resolution::resolve(self, request.clone())).await
+    }
+
+    async fn revert_conflict(&self, request: Revert) -> StoreResult<Reverted> {
+        unit_of_work(self, || revert::revert(self, request.clone())).await
     }
 
     async fn conflict_history(&self, id: Uuid) -> StoreResult<Vec<HistoryEntry>> {

@@ -12,11 +12,13 @@ use sqlx::types::Json;
 use super::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
 use super::{
     Resolution, StoreError, StoreResult, conflicts, edges, failpoints, idempotency, nodes,
+    pre_image,
 };
 use crate::domain::conflict::{Action, Conflict, Status, Strategy};
 use crate::domain::contradiction::index_tokens;
 use crate::domain::history::{self, HistoryEntry, HistoryKind};
 use crate::domain::plan::{self, Plan, PlanError, Resolve, Step};
+use crate::domain::pre_image::PreImage;
 use crate::domain::time;
 
 pub async fn resolve<B: Backend>(store: &B, req: Resolve) -> StoreResult<Resolution> {
@@ -48,10 +50,12 @@ pub async fn resolve_in<B: Backend>(
         return Ok((replay::<B>(tx, req, &conflict).await?, Vec::new()));
     }
     let plan = plan::plan(&conflict, req, time::now()).map_err(plan_error)?;
+    let pre_image = pre_image::capture::<B>(tx, &conflict, &plan, req.strategy).await?;
     let run = Run {
         conflict: &conflict,
         req,
         plan: &plan,
+        pre_image: &pre_image,
     };
     let mut done: Vec<Action> = Vec::with_capacity(plan.steps.len());
     for step in &plan.steps {
@@ -101,11 +105,13 @@ fn plan_error(e: PlanError) -> StoreError {
     }
 }
 
-/// One resolution under way: the conflict as read in its transaction, the request, the plan.
+/// One resolution under way: the conflict as read in its transaction, the request, the plan,
+/// and what the plan overwrites (kept with the history entry, for a revert).
 struct Run<'a> {
     conflict: &'a Conflict,
     req: &'a Resolve,
     plan: &'a Plan,
+    pre_image: &'a PreImage,
 }
 
 impl Run<'_> {
@@ -213,7 +219,7 @@ impl Run<'_> {
             note: req.note.clone(),
             actions,
         };
-        super::history::record::<B>(conn, conflict.id, &entry, None).await?;
+        super::history::record::<B>(conn, conflict.id, &entry, Some(self.pre_image)).await?;
         conflicts::event::<B>(conn, "conflict.resolved", conflict.id, conflict.seq).await
     }
 

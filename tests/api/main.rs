@@ -23,6 +23,7 @@ mod races;
 mod recall;
 mod reports;
 mod resolve;
+mod revert;
 mod review;
 mod sources;
 mod wake;

@@ -35,21 +35,6 @@ def open_item(page, title):
     expect(page.locator("#conflict-title")).to_be_focused()
 
 
-def revert_route_exists(api, label):
-    """Whether this build has `POST /conflicts/{id}/revert` (issue 14): on a pending conflict
-    it answers 409 /problems/not-resolved; a build without the route answers 404 or 405."""
-    c = api.conflict(label, "The probe timeout is 3 seconds", "The probe timeout is 9 seconds")
-    r = api.call("POST", f"/conflicts/{c['id']}/revert", {})
-    if r.status in (404, 405):
-        return False
-    assert r.status == 409 and r.json["type"] == "/problems/not-resolved", r.text
-    api.post(f"/conflicts/{c['id']}/resolve", {"resolution": "keep_both"})
-    return True
-
-
-needs_revert = "POST /conflicts/{id}/revert is not in this build yet (issue 14)"
-
-
 def test_the_root_redirects_to_the_console_and_the_queue_loads_oldest_first(page, server, api, label):
     # Arrange: three conflicts, oldest first.
     titles = [f"Queue {n} {label}" for n in range(3)]
@@ -322,8 +307,6 @@ def test_a_stale_conflict_409_is_shown_in_plain_words(page, server, api, label):
 
 
 def test_u_undoes_the_last_resolution(page, server, api, label):
-    if not revert_route_exists(api, f"{label}p"):
-        pytest.skip(needs_revert)
     # Arrange
     c = api.conflict(label, "The page size is 20", "The page size is 50", title=f"Undo {label}")
     goto_queue(page, server.base, label)
@@ -344,8 +327,6 @@ def test_u_undoes_the_last_resolution(page, server, api, label):
 
 
 def test_the_history_panel_lists_resolutions_and_reverts(page, server, api, label):
-    if not revert_route_exists(api, f"{label}p"):
-        pytest.skip(needs_revert)
     # Arrange: resolved, reverted, and resolved again, all through the API.
     c = api.conflict(label, "The quota is 100 calls", "The quota is 200 calls", title=f"History {label}")
     api.post(f"/conflicts/{c['id']}/resolve", {"resolution": "new_is_current", "resolved_by": "Ada"})
@@ -363,21 +344,6 @@ def test_the_history_panel_lists_resolutions_and_reverts(page, server, api, labe
     assert "resolved" in texts[0] and "Ada" in texts[0] and "new is current" in texts[0], texts
     assert "reverted" in texts[1] and "Grace" in texts[1], texts
     assert "resolved" in texts[2] and "Lin" in texts[2] and "keep both" in texts[2], texts
-
-
-def test_without_the_revert_route_undo_and_history_say_so(page, server, api, label):
-    if revert_route_exists(api, f"{label}p"):
-        pytest.skip("this build has the revert route; the tests above cover undo and history")
-    api.conflict(label, "The lease is 10 minutes", "The lease is 30 minutes", title=f"NoUndo {label}")
-    goto_queue(page, server.base, label)
-    open_item(page, f"NoUndo {label}")
-    expect(page.locator("#history-body")).to_have_text("History unavailable.")
-
-    page.keyboard.press("1")
-    expect(page.locator("#report")).to_contain_text('as "new is current"')
-    page.keyboard.press("u")
-
-    expect(page.locator("#problem")).to_contain_text("Undo is not available")
 
 
 def test_the_key_prompt_guards_the_console_when_keys_are_set(make_page, keyed_server):

@@ -154,6 +154,14 @@ const PG_TABLES: [&str; 8] = [
 ];
 
 impl Db {
+    /// Every table but the event log (a log, which only grows), as [`Db::dump`] reads them.
+    /// `conflict_history` is a log too, and is not dumped at all.
+    pub async fn state(&self) -> Vec<Vec<String>> {
+        let mut tables = self.dump().await;
+        tables.pop();
+        tables
+    }
+
     /// Every row of every table as text, sorted within each table.
     pub async fn dump(&self) -> Vec<Vec<String>> {
         let mut tables = Vec::new();
@@ -229,4 +237,20 @@ pub async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
         .into_iter()
         .map(|o| o.expect("polled to completion"))
         .collect()
+}
+
+/// Asserts two dumps are equal, naming the first table that differs and its differing rows.
+#[track_caller]
+pub fn assert_same_rows(before: &[Vec<String>], after: &[Vec<String>], what: &str) {
+    for (i, (b, a)) in before.iter().zip(after).enumerate() {
+        if b != a {
+            let gone: Vec<_> = b.iter().filter(|r| !a.contains(r)).collect();
+            let new: Vec<_> = a.iter().filter(|r| !b.contains(r)).collect();
+            panic!(
+                "{what}: table {} differs\n  only before: {gone:#?}\n  only after: {new:#?}",
+                SQLITE_TABLES[i]
+            );
+        }
+    }
+    assert_eq!(before.len(), after.len(), "{what}");
 }

@@ -1,0 +1,253 @@
+//! Reads a resolution's pre-image (`domain::pre_image`) inside its transaction, after the locks
+//! and before the first step, and the same rows again when a revert checks what changed since.
+
+use std::collections::BTreeSet;
+
+use uuid::Uuid;
+
+use super::backend::{Backend, Cols, Conn, Id, QueryExt, Row};
+use super::resolution::verdicts;
+use super::{StoreError, StoreResult};
+use crate::domain::conflict::{Conflict, Strategy, hex};
+use crate::domain::plan::{Plan, Step};
+use crate::domain::pre_image::{
+    ConflictBefore, ConflictImage, EdgeImage, HistoryImage, NodeChange, NodeImage, PreImage,
+    SourceBefore, SourceRow, Verdict,
+};
+
+/// What the plan's steps will overwrite, read before they run.
+pub async fn capture<B: Backend>(
+    conn: &mut Conn<B>,
+    conflict: &Conflict,
+    plan: &Plan,
+    strategy: Strategy,
+) -> StoreResult<PreImage> {
+    let row = B::query(
+        "select note, new_node_id, new_content, updated_at from conflict_queue \
+         where conflict_id = $1",
+    )
+    .arg(Id(conflict.id))
+    .optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("conflict"))?;
+    let c = Cols::<B::Db>::new(&row);
+    let mut pre = PreImage {
+        conflict: ConflictBefore {
+            note: c.get("note")?,
+            new_node_id: c.opt_id("new_node_id")?,
+            new_content: c.get("new_content")?,
+            updated_at: c.ts("updated_at")?,
+        },
+        nodes: Vec::new(),
+        edges: Vec::new(),
+        conflicts: Vec::new(),
+        sources: Vec::new(),
+        verdicts: Vec::new(),
+    };
+    for step in &plan.steps {
+        let node_id = match step {
+            Step::CreateNode(node) => {
+                pre.nodes.push(NodeChange {
+                    node_id: node.id,
+                    before: None,
+                    after: Some(NodeImage::created(node).fingerprint()),
+                });
+                continue;
+            }
+            Step::SetState { node_id, .. }
+            | Step::MergeBody { node_id, .. }
+            | Step::DeleteNode { node_id } => *node_id,
+            _ => continue,
+        };
+        let before = node_image::<B>(conn, node_id)
+            .await?
+            .ok_or(StoreError::NotFound("node"))?;
+        let after = before.after(step, plan.resolved_at);
+        if let Step::DeleteNode { .. } = step {
+            pre.edges = edges_of::<B>(conn, node_id).await?;
+            pre.conflicts = conflicts_of::<B>(conn, node_id, conflict.id).await?;
+        }
+        pre.nodes.push(NodeChange {
+            node_id,
+            before: Some(before),
+            after: after.map(|a| a.fingerprint()),
+        });
+    }
+    let counted = verdicts(conflict, strategy);
+    let sources: BTreeSet<&String> = counted.iter().map(|(s, _)| s).collect();
+    for source in sources {
+        pre.sources.push(SourceBefore {
+            source: source.clone(),
+            row: source_row::<B>(conn, source).await?,
+        });
+    }
+    pre.verdicts = counted
+        .into_iter()
+        .map(|(source, upheld)| Verdict { source, upheld })
+        .collect();
+    Ok(pre)
+}
+
+/// A whole node row, or `None` when the node does not exist.
+pub async fn node_image<B: Backend>(
+    conn: &mut Conn<B>,
+    id: Uuid,
+) -> StoreResult<Option<NodeImage>> {
+    let row = B::query(
+        "select node_id, title, body, memory_type, labels, scope, source, confidence, state, \
+         observed_at, created_at, updated_at, embedding, embedding_dim, search_tokens \
+         from nodes where node_id = $1",
+    )
+    .arg(Id(id))
+    .optional(conn)
+    .await?;
+    let Some(row) = row else { return Ok(None) };
+    let c = Cols::<B::Db>::new(&row);
+    let embedding: Option<Vec<u8>> = c.get("embedding")?;
+    Ok(Some(NodeImage {
+        node_id: c.id("node_id")?,
+        title: c.get("title")?,
+        body: c.get("body")?,
+        memory_type: c.get("memory_type")?,
+        labels: c.json("labels")?,
+        scope: c.get("scope")?,
+        source: c.get("source")?,
+        confidence: c.get("confidence")?,
+        state: c.get("state")?,
+        observed_at: c.ts("observed_at")?,
+        created_at: c.ts("created_at")?,
+        updated_at: c.ts("updated_at")?,
+        embedding: embedding.as_deref().map(hex),
+        embedding_dim: c.get("embedding_dim")?,
+        search_tokens: c.get("search_tokens")?,
+    }))
+}
+
+async fn edges_of<B: Backend>(conn: &mut Conn<B>, node: Uuid) -> StoreResult<Vec<EdgeImage>> {
+    let rows = B::query(
+        "select edge_id, source_id, target_id, kind, neural_weight, strength, confidence, \
+         valid_from, created_at, updated_at from edges \
+         where source_id = $1 or target_id = $1 order by edge_id",
+    )
+    .arg(Id(node))
+    .all(conn)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            let c = Cols::<B::Db>::new(row);
+            Ok(EdgeImage {
+                edge_id: c.id("edge_id")?,
+                source_id: c.id("source_id")?,
+                target_id: c.id("target_id")?,
+                kind: c.get("kind")?,
+                neural_weight: c.get("neural_weight")?,
+                strength: c.get("strength")?,
+                confidence: c.get("confidence")?,
+                valid_from: c.ts("valid_from")?,
+                created_at: c.ts("created_at")?,
+                updated_at: c.ts("updated_at")?,
+            })
+        })
+        .collect()
+}
+
+/// The other conflicts naming `node`, each with its history when deleting the node deletes it.
+async fn conflicts_of<B: Backend>(
+    conn: &mut Conn<B>,
+    node: Uuid,
+    except: Uuid,
+) -> StoreResult<Vec<ConflictImage>> {
+    let rows = B::query(
+        "select conflict_id, seq, old_node_id, new_node_id, new_content, new_key, conflict_type, \
+         detection, recommendation, status, resolution, merged_content, resolved_at, \
+         resolved_by, note, actions, outcome, created_at, updated_at from conflict_queue \
+         where (old_node_id = $1 or new_node_id = $1) and conflict_id <> $2 order by seq",
+    )
+    .arg(Id(node))
+    .arg(Id(except))
+    .all(conn)
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let mut image = conflict_image::<B>(row)?;
+        if image.deleted_with(node) {
+            image.history = history_of::<B>(conn, image.conflict_id).await?;
+        }
+        out.push(image);
+    }
+    Ok(out)
+}
+
+fn conflict_image<B: Backend>(row: &Row<B>) -> StoreResult<ConflictImage> {
+    let c = Cols::<B::Db>::new(row);
+    Ok(ConflictImage {
+        conflict_id: c.id("conflict_id")?,
+        seq: c.get("seq")?,
+        old_node_id: c.opt_id("old_node_id")?,
+        new_node_id: c.opt_id("new_node_id")?,
+        new_content: c.get("new_content")?,
+        new_key: c.get("new_key")?,
+        conflict_type: c.get("conflict_type")?,
+        detection: c.json("detection")?,
+        recommendation: c.json("recommendation")?,
+        status: c.get("status")?,
+        resolution: c.get("resolution")?,
+        merged_content: c.get("merged_content")?,
+        resolved_at: c.opt_ts("resolved_at")?,
+        resolved_by: c.get("resolved_by")?,
+        note: c.get("note")?,
+        actions: c.opt_json("actions")?,
+        outcome: c.opt_json("outcome")?,
+        created_at: c.ts("created_at")?,
+        updated_at: c.ts("updated_at")?,
+        history: Vec::new(),
+    })
+}
+
+async fn history_of<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreResult<Vec<HistoryImage>> {
+    let rows = B::query(
+        "select entry_id, at, kind, by_whom, resolution, note, actions, pre_image \
+         from conflict_history where conflict_id = $1 order by entry_id",
+    )
+    .arg(Id(id))
+    .all(conn)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            let c = Cols::<B::Db>::new(row);
+            Ok(HistoryImage {
+                entry_id: c.get("entry_id")?,
+                at: c.ts("at")?,
+                kind: c.get("kind")?,
+                by_whom: c.get("by_whom")?,
+                resolution: c.get("resolution")?,
+                note: c.get("note")?,
+                actions: c.json("actions")?,
+                pre_image: c.opt_json("pre_image")?,
+            })
+        })
+        .collect()
+}
+
+/// A source's counter row, or `None` when it has none.
+pub async fn source_row<B: Backend>(
+    conn: &mut Conn<B>,
+    source: &str,
+) -> StoreResult<Option<SourceRow>> {
+    let row = B::query(
+        "select upheld, contradicted, created_at, updated_at from sources where source = $1",
+    )
+    .arg(source)
+    .optional(conn)
+    .await?;
+    row.map(|row| {
+        let c = Cols::<B::Db>::new(&row);
+        Ok(SourceRow {
+            upheld: c.get("upheld")?,
+            contradicted: c.get("contradicted")?,
+            created_at: c.ts("created_at")?,
+            updated_at: c.ts("updated_at")?,
+        })
+    })
+    .transpose()
+}
