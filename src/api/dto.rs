@@ -208,7 +208,7 @@ impl From<Recommendation> for RecommendationDto {
 pub struct ActionDto {
     /// `node_created`, `node_state_changed`, `edge_created`, `node_body_merged`,
     /// `edges_moved`, `node_deleted` or `conflict_resolved`; a revert also reports
-    /// `edge_deleted`, `node_restored`, `node_body_restored` and `conflict_reverted`.
+    /// `edge_deleted`, `node_restored` and `node_body_restored`.
     pub action: String,
     /// One human line, e.g. `Node … active → dormant`.
     pub summary: String,
@@ -312,10 +312,6 @@ impl From<&Action> for ActionDto {
                 d.count = Some(count);
             }
             Action::ConflictResolved {
-                summary,
-                conflict_id,
-            }
-            | Action::ConflictReverted {
                 summary,
                 conflict_id,
             } => {

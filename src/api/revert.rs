@@ -41,8 +41,9 @@ pub struct RevertResponse {
     /// The strategy undone.
     #[schema(pattern = "^(new_is_current|old_is_current|keep_both|merge)$")]
     pub reverted: String,
-    /// Every step taken, in order (`edge_deleted`, `node_restored`, `node_body_restored`,
-    /// `node_state_changed`, `edges_moved`, `node_deleted`, then `conflict_reverted`).
+    /// Every change undone, in order (`edge_deleted`, `node_restored`, `node_body_restored`,
+    /// `node_state_changed`, `edges_moved`, `node_deleted`); empty when the resolution changed
+    /// no node or edge (`old_is_current` of text only). The conflict is `pending` again.
     pub actions: Vec<ActionDto>,
     #[schema(format = DateTime)]
     pub reverted_at: String,

@@ -180,11 +180,6 @@ pub enum Action {
         summary: String,
         node_id: Uuid,
     },
-    /// A revert made the conflict pending again.
-    ConflictReverted {
-        summary: String,
-        conflict_id: Uuid,
-    },
 }
 
 impl Action {
@@ -201,7 +196,6 @@ impl Action {
             Self::EdgeDeleted { .. } => "edge_deleted",
             Self::NodeRestored { .. } => "node_restored",
             Self::NodeBodyRestored { .. } => "node_body_restored",
-            Self::ConflictReverted { .. } => "conflict_reverted",
         }
     }
 }

@@ -148,9 +148,17 @@ pub enum RevertStep {
 }
 
 impl RevertStep {
-    /// The action this step reports once done; `moved` is the count a `MoveEdgesBack` moved.
-    pub fn action(&self, conflict_id: Uuid, moved: u64) -> Action {
-        match self {
+    /// The step's name in `failed_action` and for failure injection: its action's name, and
+    /// `conflict_reverted` for the conflict's own update.
+    pub fn name(&self) -> &'static str {
+        self.action(0).map_or("conflict_reverted", |a| a.name())
+    }
+
+    /// The action this step reports once done (`moved` is the count a `MoveEdgesBack` moved).
+    /// The conflict's own update reports none: the reply says the conflict is pending again,
+    /// and the contract's revert actions are only the undoing of the resolution's.
+    pub fn action(&self, moved: u64) -> Option<Action> {
+        Some(match self {
             Self::DeleteEdge {
                 edge_id,
                 kind,
@@ -194,11 +202,8 @@ impl RevertStep {
                 summary: format!("Node {node_id}, created by the resolution, deleted"),
                 node_id: *node_id,
             },
-            Self::MarkReverted => Action::ConflictReverted {
-                summary: format!("Conflict {conflict_id} pending again"),
-                conflict_id,
-            },
-        }
+            Self::MarkReverted => return None,
+        })
     }
 }
 

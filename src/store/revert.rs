@@ -92,11 +92,11 @@ async fn revert_in<B: Backend>(
     let mut done: Vec<Action> = Vec::with_capacity(steps.len());
     for step in &steps {
         match run.execute::<B>(tx, step, &done).await {
-            Ok(action) => done.push(action),
+            Ok(action) => done.extend(action),
             Err(e @ StoreError::RevertConflict(_)) => return Err(e),
             Err(cause) => {
                 return Err(StoreError::RevertFailed {
-                    failed_action: step.action(conflict.id, 0).name().to_owned(),
+                    failed_action: step.name().to_owned(),
                     partial_actions: done,
                     cause: Box::new(cause),
                 });
@@ -137,7 +137,7 @@ impl Run<'_> {
         conn: &mut Conn<B>,
         step: &RevertStep,
         done: &[Action],
-    ) -> StoreResult<Action> {
+    ) -> StoreResult<Option<Action>> {
         let mut moved = 0;
         match step {
             RevertStep::DeleteEdge { edge_id, .. } => {
@@ -171,11 +171,10 @@ impl Run<'_> {
                     .run(conn)
                     .await?;
             }
-            RevertStep::MarkReverted => self.mark_reverted::<B>(conn, step, done).await?,
+            RevertStep::MarkReverted => self.mark_reverted::<B>(conn, done).await?,
         }
-        let action = step.action(self.conflict.id, moved);
-        failpoints::hit(self.conflict.id, action.name())?;
-        Ok(action)
+        failpoints::hit(self.conflict.id, step.name())?;
+        Ok(step.action(moved))
     }
 
     /// The conflict row as it was before the resolution, the verdicts uncounted, the history
@@ -183,7 +182,6 @@ impl Run<'_> {
     async fn mark_reverted<B: Backend>(
         &self,
         conn: &mut Conn<B>,
-        step: &RevertStep,
         done: &[Action],
     ) -> StoreResult<()> {
         let before = &self.resolved.pre.conflict;
@@ -210,8 +208,7 @@ impl Run<'_> {
         for write in uncount(pre, &counters, self.at) {
             write_source::<B>(conn, &write).await?;
         }
-        let mut actions = done.to_vec();
-        actions.push(step.action(self.conflict.id, 0));
+        let actions = done.to_vec();
         let entry = HistoryEntry {
             at: self.at,
             kind: HistoryKind::Reverted,

@@ -73,7 +73,7 @@ async fn a_revert_replies_with_its_actions_and_the_conflict_is_pending_again(app
     assert!(body["reverted_at"].as_str().unwrap().ends_with('Z'));
     assert_eq!(
         names(&body["actions"]),
-        ["edge_deleted", "node_state_changed", "conflict_reverted"]
+        ["edge_deleted", "node_state_changed"]
     );
     assert_eq!(body["actions"][0]["kind"], "supersedes");
     assert_eq!(body["actions"][1]["node_id"], old["id"]);

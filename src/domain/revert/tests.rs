@@ -58,10 +58,7 @@ fn pre(nodes: Vec<NodeChange>) -> PreImage {
 }
 
 fn names(steps: &[RevertStep]) -> Vec<&'static str> {
-    steps
-        .iter()
-        .map(|s| s.action(Uuid::nil(), 0).name())
-        .collect()
+    steps.iter().map(|s| s.name()).collect()
 }
 
 /// A `new_is_current` resolution of (old, new): old made dormant behind a supersedes edge,
