@@ -26,7 +26,7 @@ done
 
 echo "== building concord (release)"
 cargo build --quiet --release --bin concord
-bin=target/release/concord
+bin=${CARGO_TARGET_DIR:-target}/release/concord
 pg_url=${PG_URL:-postgres://postgres@127.0.0.1:5432}
 
 work=$(mktemp -d)

@@ -6,6 +6,12 @@ SIGKILL at a random moment, restarts it, and repeats. Every acknowledged write (
 resolution (200) is remembered; at the end each must be present, retries of unacknowledged
 resolutions must be safe, and `concord check` must find no violation.
 
+Every POST carries an Idempotency-Key. A request whose reply was lost in a kill is sent
+again with the same key (during the run and after the last restart; a key still in flight
+because its first process died before committing answers 409 until the stale window passes,
+and is sent again then). Each node request has a label of its own, so a resent one that
+executed twice shows up as two nodes: the duplicate count, which must be 0.
+
 Usage: crash_client.py BINARY DATABASE_URL CYCLES [SEED]
 Prints a summary line `RESULT {json}` and exits non-zero on any lost write or violation.
 """
@@ -20,6 +26,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 
 STRATEGIES = ["new_is_current", "old_is_current", "keep_both", "merge"]
 WORKERS = 6
@@ -62,10 +69,10 @@ class Server:
         self.proc.wait()
 
 
-def call(port, method, path, body=None, timeout=10):
+def call(port, method, path, body=None, timeout=10, key=None, with_headers=False):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        headers = {}
+        headers = {"Idempotency-Key": key} if key else {}
         data = None
         if body is not None:
             data = json.dumps(body).encode()
@@ -77,6 +84,8 @@ def call(port, method, path, body=None, timeout=10):
             payload = json.loads(raw) if raw else None
         except ValueError:
             payload = raw.decode(errors="replace")
+        if with_headers:
+            return res.status, payload, res.getheader("Idempotency-Replayed") == "true"
         return res.status, payload
     finally:
         conn.close()
@@ -94,6 +103,16 @@ class Ledger:
         self.attempts = 0
         self.errors = 0          # connection failures (expected around a kill)
         self.unexpected = []     # statuses that should never happen
+        self.pending = []        # keyed node requests whose reply was lost, to send again
+        self.lost_replies = 0    # keyed requests (nodes and resolutions) whose reply was lost
+        self.resent = []         # labels of node requests sent again after a lost reply
+        self.replayed = 0        # resends answered from the stored response
+        self.server_errors = 0   # 5xx answers
+
+    def note_status(self, status):
+        if status >= 500:
+            with self.lock:
+                self.server_errors += 1
 
     def note_unexpected(self, what):
         with self.lock:
@@ -101,9 +120,46 @@ class Ledger:
                 self.unexpected.append(what)
 
 
+def create_node(port, ledger, request):
+    """Sends a keyed node request; a lost reply leaves it pending, to be sent again."""
+    try:
+        s, b, replayed = call(port, "POST", request["path"], request["body"],
+                              key=request["key"], with_headers=True)
+    except (OSError, http.client.HTTPException):
+        with ledger.lock:
+            if not request.get("lost"):
+                request["lost"] = True
+                ledger.lost_replies += 1
+            ledger.pending.append(request)
+        raise
+    ledger.note_status(s)
+    if s == 409 and request.get("lost"):
+        # Claimed by a process that died before committing: in flight until it goes stale.
+        with ledger.lock:
+            ledger.pending.append(request)
+        return None
+    if s != 201:
+        ledger.note_unexpected(f"POST /nodes {s} {b}")
+        return None
+    with ledger.lock:
+        ledger.nodes[b["node"]["id"]] = request["topic"]
+        if request.get("lost"):
+            ledger.resent.append(request["label"])
+            ledger.replayed += replayed
+    return b["node"]["id"]
+
+
 def worker(port, ledger, rng, stop):
     while not stop.is_set():
         try:
+            # Send again a keyed node request whose reply was lost.
+            again = None
+            with ledger.lock:
+                if ledger.pending and rng.random() < 0.3:
+                    again = ledger.pending.pop(rng.randrange(len(ledger.pending)))
+            if again is not None:
+                create_node(port, ledger, again)
+                continue
             # Retry a conflict whose resolution was never acknowledged (maybe done, maybe not).
             retry = None
             with ledger.lock:
@@ -118,19 +174,21 @@ def worker(port, ledger, rng, stop):
                 with ledger.lock:
                     ledger.attempts += 1
                 detect = "true" if rng.random() < 0.3 else "false"
-                s, b = call(port, "POST", f"/nodes?detect={detect}",
-                            {"title": topic, "body": f"The {topic.lower()} is {value}",
-                             "labels": ["crash", f"l{rng.randrange(5)}"],
-                             "source": f"test:{rng.randrange(3)}"})
-                if s != 201:
-                    ledger.note_unexpected(f"POST /nodes {s} {b}")
+                label = f"k{uuid.UUID(int=rng.getrandbits(128)).hex}"
+                nid = create_node(port, ledger, {
+                    "path": f"/nodes?detect={detect}", "topic": topic, "label": label,
+                    "key": f"node-{label}",
+                    "body": {"title": topic, "body": f"The {topic.lower()} is {value}",
+                             "labels": ["crash", f"l{rng.randrange(5)}", label],
+                             "source": f"test:{rng.randrange(3)}"}})
+                if nid is None:
                     break
-                with ledger.lock:
-                    ledger.nodes[b["node"]["id"]] = topic
-                ids.append(b["node"]["id"])
+                ids.append(nid)
             if len(ids) < 2:
                 continue
-            s, b = call(port, "POST", "/conflicts", {"old_node_id": ids[0], "new_node_id": ids[1]})
+            s, b = call(port, "POST", "/conflicts", {"old_node_id": ids[0], "new_node_id": ids[1]},
+                        key=f"queue-{ids[0]}-{ids[1]}")
+            ledger.note_status(s)
             if s not in (200, 201):
                 ledger.note_unexpected(f"POST /conflicts {s} {b}")
                 continue
@@ -146,22 +204,39 @@ def worker(port, ledger, rng, stop):
 
 
 def resolve(port, ledger, cid):
-    strategy = ledger.conflicts[cid]["strategy"]
+    c = ledger.conflicts[cid]
+    strategy = c["strategy"]
     try:
-        s, b = call(port, "POST", f"/conflicts/{cid}/resolve", {"resolution": strategy})
+        s, b = call(port, "POST", f"/conflicts/{cid}/resolve", {"resolution": strategy},
+                    key=f"resolve-{cid}")
     except (OSError, http.client.HTTPException):
         with ledger.lock:
+            if not c.get("lost"):
+                c["lost"] = True
+                ledger.lost_replies += 1
             ledger.unresolved.append(cid)
         raise
+    ledger.note_status(s)
     with ledger.lock:
         if s == 200:
             if cid in ledger.resolved and not b.get("replayed"):
                 ledger.unexpected.append(f"{cid} executed twice")
             ledger.resolved.setdefault(cid, b)
-        elif s == 503:
+        elif s in (409, 503):
+            # 409: the key is still in flight after a kill; 503: busy. Both are retried.
             ledger.unresolved.append(cid)
         else:
             ledger.unexpected.append(f"resolve {cid} {s} {b}")
+
+
+def duplicates(port, ledger):
+    """Nodes written more than once for one keyed request whose reply was lost."""
+    found = 0
+    for label in ledger.resent:
+        s, b = call(port, "GET", f"/nodes?label={label}&limit=10")
+        if s == 200 and len(b["items"]) > 1:
+            found += len(b["items"]) - 1
+    return found
 
 
 def verify(port, ledger, binary, url):
@@ -220,22 +295,44 @@ def main():
               f"{len(ledger.conflicts)} conflicts, {len(ledger.resolved)} resolutions acknowledged",
               flush=True)
     server.start()
-    # Resolutions whose outcome was never acknowledged are retried now: each must succeed once.
-    for cid in list(dict.fromkeys(ledger.unresolved)):
-        resolve(server.port, ledger, cid)
+    # Requests whose reply was never received are sent again now, with their keys: each must
+    # take effect once. A key claimed by a process that died before committing stays in
+    # flight (409) until the stale window (120 s) passes.
+    deadline = time.time() + 180
+    while (ledger.pending or ledger.unresolved) and time.time() < deadline:
+        pending, ledger.pending = ledger.pending, []
+        for request in pending:
+            create_node(server.port, ledger, request)
+        unresolved, ledger.unresolved = list(dict.fromkeys(ledger.unresolved)), []
+        for cid in unresolved:
+            resolve(server.port, ledger, cid)
+        if ledger.pending or ledger.unresolved:
+            time.sleep(2)
+    for request in ledger.pending:
+        ledger.note_unexpected(f"node request {request['key']} still in flight")
+    for cid in ledger.unresolved:
+        ledger.note_unexpected(f"resolution {cid} still in flight")
     lost, violations, rc = verify(server.port, ledger, binary, url)
+    dups = duplicates(server.port, ledger)
     server.kill()
     result = {
         "seed": seed, "kill_cycles": kills,
         "nodes_acknowledged": len(ledger.nodes), "conflicts_acknowledged": len(ledger.conflicts),
         "resolutions_acknowledged": len(ledger.resolved), "write_attempts": ledger.attempts,
-        "connection_errors": ledger.errors, "lost": len(lost), "unexpected": len(ledger.unexpected),
+        "connection_errors": ledger.errors, "lost_writes": len(lost),
+        "lost_replies": ledger.lost_replies, "resent_nodes": len(ledger.resent),
+        "resends_replayed": ledger.replayed, "duplicates": dups,
+        "server_errors": ledger.server_errors, "unexpected": len(ledger.unexpected),
         "check_violations": len(violations), "check_exit": rc,
     }
     for line in lost[:20] + ledger.unexpected[:20] + violations[:20]:
         print("  !", line)
+    print(f"  lost replies {ledger.lost_replies}, resent nodes {len(ledger.resent)} "
+          f"({ledger.replayed} replayed), duplicates {dups}, lost writes {len(lost)}, "
+          f"server errors {ledger.server_errors}", flush=True)
     print("RESULT " + json.dumps(result), flush=True)
-    sys.exit(0 if not lost and not violations and not ledger.unexpected and rc == 0 else 1)
+    ok = not lost and not violations and not ledger.unexpected and rc == 0 and dups == 0
+    sys.exit(0 if ok else 1)
 
 
 if __name__ == "__main__":

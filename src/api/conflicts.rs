@@ -2,7 +2,7 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
@@ -12,7 +12,9 @@ use uuid::Uuid;
 
 use super::dto::{ConflictDto, HistoryEntryDto};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
+use super::idempotency::{self, JsonAnswer};
 use crate::api::error::{ApiError, Problem};
+use crate::domain::conflict::Conflict;
 use crate::domain::time;
 use crate::service::conflicts::{self, ListConflicts};
 use crate::service::queue::{self, ManualConflict};
@@ -149,8 +151,8 @@ pub struct CreateConflictRequest {
 pub async fn create_conflict(
     State(state): State<AppState>,
     AppJson(body): AppJson<CreateConflictRequest>,
-) -> Result<(StatusCode, HeaderMap, Json<ConflictDto>), ApiError> {
-    let (conflict, created) = queue::queue(
+) -> Result<JsonAnswer, ApiError> {
+    let write = queue::queue(
         &*state.store,
         ManualConflict {
             old_node_id: body.old_node_id,
@@ -159,25 +161,23 @@ pub async fn create_conflict(
             conflict_type: body.conflict_type,
             note: body.note,
         },
-    )
-    .await?;
-    if created {
+    );
+    let answer = idempotency::answer(conflict_queued, write).await?;
+    if answer.status() == StatusCode::CREATED {
         state.notifier.bump();
     }
-    let mut headers = HeaderMap::new();
-    if let Ok(v) = HeaderValue::from_str(&format!("/conflicts/{}", conflict.id)) {
-        headers.insert(header::LOCATION, v);
-    }
-    let status = if created {
+    Ok(answer)
+}
+
+fn conflict_queued((conflict, created): &(Conflict, bool)) -> JsonAnswer {
+    let status = if *created {
         StatusCode::CREATED
     } else {
         StatusCode::OK
     };
-    Ok((
-        status,
-        headers,
-        Json(ConflictDto::from_domain(conflict, None)),
-    ))
+    let location = format!("/conflicts/{}", conflict.id);
+    let body = ConflictDto::from_domain(conflict.clone(), None);
+    JsonAnswer::new(status, Some(location), &body)
 }
 
 /// Read one conflict with both nodes in full.

@@ -11,8 +11,9 @@ use uuid::Uuid;
 
 use super::dto::EdgeDto;
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
+use super::idempotency::{self, JsonAnswer};
 use crate::api::error::{ApiError, Problem};
-use crate::domain::edge::{Direction, EdgeInput};
+use crate::domain::edge::{Direction, Edge, EdgeInput};
 use crate::state::AppState;
 use crate::store::EdgeQuery;
 
@@ -60,7 +61,7 @@ pub struct CreateEdgeRequest {
 pub async fn create_edge(
     State(state): State<AppState>,
     AppJson(body): AppJson<CreateEdgeRequest>,
-) -> Result<(StatusCode, Json<EdgeDto>), ApiError> {
+) -> Result<JsonAnswer, ApiError> {
     let edge = EdgeInput {
         source_id: Some(body.source_id),
         target_id: Some(body.target_id),
@@ -72,8 +73,11 @@ pub async fn create_edge(
     }
     .parse()
     .map_err(ApiError::Validation)?;
-    let edge = state.store.create_edge(edge).await?;
-    Ok((StatusCode::CREATED, Json(edge.into())))
+    idempotency::answer(edge_created, state.store.create_edge(edge)).await
+}
+
+fn edge_created(edge: &Edge) -> JsonAnswer {
+    JsonAnswer::new(StatusCode::CREATED, None, &EdgeDto::from(edge.clone()))
 }
 
 /// Which edges of a node to list.

@@ -75,6 +75,10 @@ pub enum ApiError {
     NotReady(u64),
     #[error("the database is busy with another writer; retry later")]
     Busy(#[source] StoreError),
+    #[error("the database's storage is full; nothing was written, retry once space is freed")]
+    StorageFull(#[source] StoreError),
+    #[error("writes are failing: the database's storage is full")]
+    NotWritable(#[source] StoreError),
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
 }
@@ -227,9 +231,10 @@ impl ApiError {
             ResolutionFailed { .. } | RevertFailed { .. } | Internal(_) => {
                 StatusCode::INTERNAL_SERVER_ERROR
             }
-            Overloaded | Timeout(_) | Unavailable(_) | NotReady(_) | Busy(_) => {
+            Overloaded | Timeout(_) | Unavailable(_) | NotReady(_) | Busy(_) | NotWritable(_) => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
+            StorageFull(_) => StatusCode::INSUFFICIENT_STORAGE,
         }
     }
 
@@ -257,6 +262,7 @@ impl ApiError {
             Timeout(_) => ("timeout", "Request timed out"),
             Unavailable(_) | NotReady(_) => ("unavailable", "Service unavailable"),
             Busy(_) => ("busy", "Database busy"),
+            StorageFull(_) | NotWritable(_) => ("storage-full", "Storage full"),
             Internal(_) => ("internal", "Internal server error"),
         }
     }
@@ -361,6 +367,10 @@ impl IntoResponse for ApiError {
             | Self::Busy(_) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from_static("2"));
             }
+            // Space is freed by an operator, not in seconds.
+            Self::StorageFull(_) | Self::NotWritable(_) => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
+            }
             Self::Unauthorized => {
                 headers.insert(
                     header::WWW_AUTHENTICATE,
@@ -376,6 +386,8 @@ impl IntoResponse for ApiError {
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
+            // Before `ResolutionFailed`: a full disk is the same answer whichever step hit it.
+            e if e.is_storage_full() => Self::StorageFull(e),
             StoreError::NotFound(what) => Self::NotFound(what),
             StoreError::Invalid(errors) => Self::Validation(errors),
             StoreError::Stale { node_id, state } => Self::Stale {

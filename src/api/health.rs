@@ -43,7 +43,8 @@ pub async fn healthz() -> Json<HealthResponse> {
 /// acquire timeout).
 pub const READY_DEADLINE: std::time::Duration = std::time::Duration::from_millis(900);
 
-/// The database is reachable (else 503, within a second).
+/// The database is reachable and takes writes (else 503 within a second: `unavailable`, or
+/// `storage-full` while writes fail for a full disk).
 #[utoipa::path(
     get, path = "/readyz", tag = "operations",
     responses(
@@ -52,10 +53,16 @@ pub const READY_DEADLINE: std::time::Duration = std::time::Duration::from_millis
     )
 )]
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<HealthResponse>, ApiError> {
-    tokio::time::timeout(READY_DEADLINE, state.store.ping())
+    tokio::time::timeout(READY_DEADLINE, state.store.ready())
         .await
         .map_err(|_| ApiError::NotReady(READY_DEADLINE.as_millis() as u64))?
-        .map_err(ApiError::Unavailable)?;
+        .map_err(|e| {
+            if e.is_storage_full() {
+                ApiError::NotWritable(e)
+            } else {
+                ApiError::Unavailable(e)
+            }
+        })?;
     Ok(Json(HealthResponse {
         status: "ok".into(),
         database: Some(state.store.backend().into()),

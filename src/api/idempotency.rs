@@ -1,22 +1,25 @@
 //! `Idempotency-Key` on every POST (contract section 1). The first response for a key (a
 //! success or a 4xx) is stored and replayed for the same request; a 5xx is not stored, since
-//! its transaction was rolled back, so a retry executes again. A keyed request runs to
-//! completion even if its client goes away, so its key never stays in flight for nothing.
+//! its transaction was rolled back, so a retry executes again. A write's response is stored in
+//! the transaction of its effect (see `store::idempotency`), so a crash between the two cannot
+//! make a retry execute it twice. A keyed request runs to completion even if its client goes
+//! away, so its key never stays in flight for nothing.
 //! The fingerprint is the method,
 //! path and canonical JSON body (keys sorted), scoped per API key when auth is on.
 
 use axum::body::{Body, to_bytes};
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::extract::BODY_LIMIT;
 use crate::api::error::ApiError;
 use crate::domain::conflict::hex;
 use crate::state::AppState;
-use crate::store::{IdempotencyBegin, StoredResponse};
+use crate::store::{Claim, IdempotencyBegin, StoreError, StoredResponse};
 
 pub const HEADER: &str = "idempotency-key";
 pub const REPLAYED: &str = "idempotency-replayed";
@@ -63,38 +66,41 @@ async fn run(
         parts.uri.path_and_query().map_or("", |p| p.as_str()),
         &bytes,
     );
-    let begin = state
-        .store
-        .idempotency_begin(&scope, &key, &fingerprint)
-        .await
-        .map_err(|e| ApiError::from(e).into_response())?;
-    match begin {
-        IdempotencyBegin::Mismatch => Err(ApiError::IdempotencyKeyReuse.into_response()),
-        IdempotencyBegin::InFlight => Err(ApiError::IdempotencyInFlight.into_response()),
-        IdempotencyBegin::Replay(stored) => Ok(replay(stored)),
-        IdempotencyBegin::Started => {
-            // The request runs to completion in its own task, and its response is stored even
-            // when this future is dropped (the client disconnected, or the request deadline
-            // answered 503 first): otherwise the key would stay in flight (409) with its
-            // effect committed or not, and a retry could not tell which.
-            let req = Request::from_parts(parts, Body::from(bytes));
-            let held = (state.clone(), scope.clone(), key.clone());
-            let task = tokio::spawn(crate::telemetry::in_request_context(async move {
-                let res = next.run(req).await;
-                remember(&state, &scope, &key, res).await
-            }));
-            match task.await {
-                Ok(res) => Ok(res),
-                Err(e) => {
-                    // A panic rolled the request back: release the key so a retry executes.
-                    let (state, scope, key) = held;
-                    let _ = state.store.idempotency_abandon(&scope, &key).await;
-                    Err(
-                        ApiError::Internal(anyhow::anyhow!("keyed request failed: {e}"))
-                            .into_response(),
-                    )
-                }
+    // Everything from the claim on runs in its own task, to completion even when this future
+    // is dropped (the client disconnected, or the request deadline answered 503 first): a
+    // claim committed just before the drop would otherwise stay in flight (409) with nothing
+    // written, or with its effect committed and no response stored.
+    let req = Request::from_parts(parts, Body::from(bytes));
+    let claim = Claim::new(&scope, &key);
+    let held = (state.clone(), claim.clone());
+    let task = tokio::spawn(crate::telemetry::in_request_context(async move {
+        let begin = state
+            .store
+            .idempotency_begin(&scope, &key, &fingerprint)
+            .await
+            .map_err(|e| ApiError::from(e).into_response())?;
+        match begin {
+            IdempotencyBegin::Mismatch => Err(ApiError::IdempotencyKeyReuse.into_response()),
+            IdempotencyBegin::InFlight => Err(ApiError::IdempotencyInFlight.into_response()),
+            IdempotencyBegin::Replay(stored) => Ok(replay(stored)),
+            IdempotencyBegin::Started => {
+                let res = claim.clone().serve(next.run(req)).await;
+                Ok(remember(&state, &claim, res).await)
             }
+        }
+    }));
+    match task.await {
+        Ok(res) => res,
+        Err(e) => {
+            // A panic rolled the request back: release the key so a retry executes.
+            let (state, claim) = held;
+            if !claim.saved() {
+                let _ = state
+                    .store
+                    .idempotency_abandon(claim.scope(), claim.key())
+                    .await;
+            }
+            Err(ApiError::Internal(anyhow::anyhow!("keyed request failed: {e}")).into_response())
         }
     }
 }
@@ -119,7 +125,17 @@ pub fn fingerprint(method: &Method, path: &str, body: &[u8]) -> String {
     hex(&h.finalize())
 }
 
-async fn remember(state: &AppState, scope: &str, key: &str, res: Response) -> Response {
+async fn remember(state: &AppState, claim: &Claim, res: Response) -> Response {
+    let (scope, key) = (claim.scope(), claim.key());
+    if crate::store::failpoints::lost_reply(key) {
+        // Injected crash: the process dies once the effect has committed, so nothing after
+        // that point runs (tests only).
+        return ApiError::Internal(anyhow::anyhow!("injected crash")).into_response();
+    }
+    if claim.saved() {
+        // Stored with the effect, in its transaction.
+        return res;
+    }
     if res.status().is_server_error() {
         // Nothing was written, so a retry must run again.
         if let Err(e) = state.store.idempotency_abandon(scope, key).await {
@@ -148,6 +164,62 @@ async fn remember(state: &AppState, scope: &str, key: &str, res: Response) -> Re
         tracing::warn!(error = ?e, "could not store an idempotent response");
     }
     Response::from_parts(parts, Body::from(bytes))
+}
+
+/// A JSON response a keyed write can store in its own transaction: see [`answer`].
+#[derive(Debug, Clone)]
+pub struct JsonAnswer {
+    status: StatusCode,
+    location: Option<String>,
+    body: Vec<u8>,
+}
+
+impl JsonAnswer {
+    pub fn new(status: StatusCode, location: Option<String>, body: &impl Serialize) -> Self {
+        Self {
+            status,
+            location,
+            body: serde_json::to_vec(body).expect("response DTOs serialise"),
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    fn stored(self) -> StoredResponse {
+        StoredResponse {
+            status: self.status.as_u16(),
+            body: self.body,
+            content_type: Some(JSON.to_owned()),
+            location: self.location,
+        }
+    }
+}
+
+const JSON: &str = "application/json";
+
+impl IntoResponse for JsonAnswer {
+    fn into_response(self) -> Response {
+        let mut res = (self.status, self.body).into_response();
+        let headers = res.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(JSON));
+        if let Some(v) = self.location.and_then(|l| HeaderValue::from_str(&l).ok()) {
+            headers.insert(header::LOCATION, v);
+        }
+        res
+    }
+}
+
+/// Runs a keyed write's unit of work with its response stored in the same transaction as its
+/// effect, then answers with that same response. `render` turns the unit of work's result into
+/// the response; without an `Idempotency-Key` this is just `render(&work.await?)`.
+pub async fn answer<T: 'static>(
+    render: fn(&T) -> JsonAnswer,
+    work: impl Future<Output = Result<T, StoreError>>,
+) -> Result<JsonAnswer, ApiError> {
+    crate::store::answer_with(move |out: &T| render(out).stored());
+    Ok(render(&work.await?))
 }
 
 fn replay(stored: StoredResponse) -> Response {

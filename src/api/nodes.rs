@@ -2,7 +2,7 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -11,9 +11,11 @@ use uuid::Uuid;
 
 use super::dto::{ConflictHitDto, NodeDto, NodeStateDto, present};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
+use super::idempotency::{self, JsonAnswer};
 use crate::api::error::{ApiError, Problem};
+use crate::domain::conflict::Conflict;
 use crate::domain::contradiction::{Sensitivity, index_tokens};
-use crate::domain::node::{NodeInput, NodePatch, PatchInput};
+use crate::domain::node::{Node, NodeInput, NodePatch, PatchInput};
 use crate::service::nodes;
 use crate::state::AppState;
 use crate::store::NodeQuery;
@@ -114,25 +116,26 @@ pub async fn create_node(
     State(state): State<AppState>,
     AppQuery(q): AppQuery<DetectQuery>,
     AppJson(body): AppJson<CreateNodeRequest>,
-) -> Result<(StatusCode, HeaderMap, Json<NodeWriteResponse>), ApiError> {
+) -> Result<JsonAnswer, ApiError> {
     let sens = sensitivity(&q)?;
-    let (node, conflicts) =
-        nodes::remember(&state, body.into_input(), q.detect.unwrap_or(true), sens).await?;
-    let mut headers = HeaderMap::new();
-    if let Ok(v) = HeaderValue::from_str(&format!("/nodes/{}", node.id)) {
-        headers.insert(header::LOCATION, v);
-    }
+    let write = nodes::remember(&state, body.into_input(), q.detect.unwrap_or(true), sens);
+    idempotency::answer(node_created, write).await
+}
+
+fn node_created((node, conflicts): &(Node, Vec<Conflict>)) -> JsonAnswer {
     let conflicts = (!conflicts.is_empty()).then(|| {
         conflicts
-            .into_iter()
+            .iter()
+            .cloned()
             .map(ConflictHitDto::from_conflict)
             .collect()
     });
     let body = NodeWriteResponse {
-        node: NodeDto::from_domain(node),
+        node: NodeDto::from_domain(node.clone()),
         conflicts,
     };
-    Ok((StatusCode::CREATED, headers, Json(body)))
+    let location = format!("/nodes/{}", node.id);
+    JsonAnswer::new(StatusCode::CREATED, Some(location), &body)
 }
 
 impl CreateNodeRequest {

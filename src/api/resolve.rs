@@ -1,8 +1,8 @@
 //! Resolving conflicts: `POST /contradiction/resolve` and its alias
 //! `POST /conflicts/{id}/resolve`. One transaction per resolution; retries replay.
 
-use axum::Json;
 use axum::extract::State;
+use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -11,6 +11,7 @@ use uuid::Uuid;
 
 use super::dto::ActionDto;
 use super::extract::{AppJson, IdPath};
+use super::idempotency::{self, JsonAnswer};
 use crate::api::error::{ApiError, Problem};
 use crate::domain::resolution::Resolution;
 use crate::domain::time;
@@ -91,23 +92,19 @@ impl From<Resolution> for ResolveResponse {
     }
 }
 
-async fn resolve(
-    state: AppState,
-    id: Uuid,
-    body: ResolveBody,
-) -> Result<Json<ResolveResponse>, ApiError> {
-    let outcome = conflicts::resolve(
-        &state,
-        ResolveConflict {
-            conflict_id: id,
-            resolution: body.resolution,
-            merged_content: body.merged_content,
-            resolved_by: body.resolved_by,
-            note: body.note,
-        },
-    )
-    .await?;
-    Ok(Json(outcome.into()))
+async fn resolve(state: AppState, id: Uuid, body: ResolveBody) -> Result<JsonAnswer, ApiError> {
+    let request = ResolveConflict {
+        conflict_id: id,
+        resolution: body.resolution,
+        merged_content: body.merged_content,
+        resolved_by: body.resolved_by,
+        note: body.note,
+    };
+    idempotency::answer(resolved, conflicts::resolve(&state, request)).await
+}
+
+fn resolved(r: &Resolution) -> JsonAnswer {
+    JsonAnswer::new(StatusCode::OK, None, &ResolveResponse::from(r.clone()))
 }
 
 /// Resolve a conflict with one of the four strategies, in one transaction. Repeating the
@@ -125,7 +122,7 @@ async fn resolve(
 pub async fn resolve_contradiction(
     State(state): State<AppState>,
     AppJson(body): AppJson<ResolveRequest>,
-) -> Result<Json<ResolveResponse>, ApiError> {
+) -> Result<JsonAnswer, ApiError> {
     let how = ResolveBody {
         resolution: body.resolution,
         merged_content: body.merged_content,
@@ -151,6 +148,6 @@ pub async fn resolve_conflict(
     State(state): State<AppState>,
     IdPath(id): IdPath,
     AppJson(body): AppJson<ResolveBody>,
-) -> Result<Json<ResolveResponse>, ApiError> {
+) -> Result<JsonAnswer, ApiError> {
     resolve(state, id, body).await
 }

@@ -1,7 +1,7 @@
 //! Undoing a resolution: `POST /conflicts/{id}/revert`. One transaction; a retry replays.
 
-use axum::Json;
 use axum::extract::State;
+use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -10,6 +10,7 @@ use uuid::Uuid;
 
 use super::dto::ActionDto;
 use super::extract::{AppJson, IdPath};
+use super::idempotency::{self, JsonAnswer};
 use crate::api::error::{ApiError, Problem};
 use crate::domain::revert::Reverted;
 use crate::domain::time;
@@ -83,12 +84,15 @@ pub async fn revert_conflict(
     State(state): State<AppState>,
     IdPath(id): IdPath,
     AppJson(body): AppJson<RevertBody>,
-) -> Result<Json<RevertResponse>, ApiError> {
+) -> Result<JsonAnswer, ApiError> {
     let request = RevertConflict {
         conflict_id: id,
         reverted_by: body.reverted_by,
         note: body.note,
     };
-    let outcome = conflicts::revert(&state, request).await?;
-    Ok(Json(outcome.into()))
+    idempotency::answer(reverted, conflicts::revert(&state, request)).await
+}
+
+fn reverted(r: &Reverted) -> JsonAnswer {
+    JsonAnswer::new(StatusCode::OK, None, &RevertResponse::from(r.clone()))
 }

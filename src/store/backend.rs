@@ -207,9 +207,6 @@ pub trait Backend: Send + Sync + Sized + 'static {
     /// A write transaction (SQLite: holding the write lock from its first statement).
     type Tx: DerefMut<Target = <Self::Db as Database>::Connection> + Send;
 
-    /// How often a unit of work that lost a deadlock runs again (PostgreSQL only).
-    const DEADLOCK_RETRIES: usize;
-
     /// `insert into conflict_queue … returning seq`, binds `$1..$10` as in `conflicts::insert`;
     /// no row when the pair has a pending conflict or the old node is gone.
     const INSERT_CONFLICT: &'static str;
@@ -219,6 +216,11 @@ pub trait Backend: Send + Sync + Sized + 'static {
     const INSERT_LABELS: &'static str;
     /// `select 1` of node `$1`, locked where the database locks rows.
     const LOCK_NODE: &'static str;
+    /// Key-share locks the nodes in list `$1` in id order, where the database locks rows: a
+    /// unit of work that adds rows referring to nodes takes this before any other lock.
+    const SHARE_NODES: &'static str;
+    /// As `SHARE_NODES`, `for update`: for a unit of work that will change those nodes.
+    const LOCK_NODES: &'static str;
     /// One node's columns (`node_columns!("n", "")`), locked where the database locks rows.
     const SELECT_NODE_LOCKED: &'static str;
     /// The idempotency row `($1 scope, $2 key)`, locked where the database locks rows.
@@ -234,6 +236,10 @@ pub trait Backend: Send + Sync + Sized + 'static {
     const JSON: JsonSql;
 
     fn pool(&self) -> &Pool<Self::Db>;
+    /// How often a unit of work that lost a deadlock runs again (PostgreSQL only).
+    fn deadlock_retries(&self) -> usize;
+    /// Whether the last write failed for a full disk.
+    fn health(&self) -> &super::WriteHealth;
     fn write(&self) -> impl Future<Output = StoreResult<Self::Tx>> + Send;
     fn commit(tx: Self::Tx) -> impl Future<Output = Result<(), sqlx::Error>> + Send;
 

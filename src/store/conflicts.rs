@@ -5,7 +5,7 @@
 use sqlx::types::Json;
 use uuid::Uuid;
 
-use super::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
+use super::backend::{Backend, Cols, Conn, Id, Ids, QueryExt, Ts};
 use super::sql::conflict_columns;
 use super::{edges, history, rows};
 use crate::domain::FieldError;
@@ -27,6 +27,11 @@ const SELECT_ONE: &str = concat!(
 /// Inserts a pending conflict unless its pair already has one or its old node is gone;
 /// returns whether it was inserted.
 async fn insert<B: Backend>(conn: &mut Conn<B>, c: &NewConflict) -> StoreResult<bool> {
+    // Nodes before the event lock, as everywhere (see `store`).
+    let sides: Vec<Uuid> = std::iter::once(c.old_node_id)
+        .chain(c.new_node_id)
+        .collect();
+    share_nodes::<B>(conn, sides).await?;
     B::serialize_events(conn).await?;
     let row = B::query(B::INSERT_CONFLICT)
         .arg(Id(c.id))
@@ -51,6 +56,30 @@ async fn insert<B: Backend>(conn: &mut Conn<B>, c: &NewConflict) -> StoreResult<
         }
         None => Ok(false),
     }
+}
+
+/// Key-share locks nodes in id order (PostgreSQL), so that rows about to refer to them cannot
+/// lose them and lock waits never cross those of another unit of work.
+pub async fn share_nodes<B: Backend>(conn: &mut Conn<B>, ids: Vec<Uuid>) -> StoreResult<()> {
+    lock_in_order::<B>(conn, B::SHARE_NODES, ids).await
+}
+
+/// `for update` locks on nodes in id order (PostgreSQL), for a write that will change them
+/// later in its transaction: taking the strong lock up front, rather than upgrading a key
+/// share lock after the event lock, keeps the one lock order.
+pub async fn lock_nodes<B: Backend>(conn: &mut Conn<B>, ids: Vec<Uuid>) -> StoreResult<()> {
+    lock_in_order::<B>(conn, B::LOCK_NODES, ids).await
+}
+
+async fn lock_in_order<B: Backend>(
+    conn: &mut Conn<B>,
+    sql: &'static str,
+    mut ids: Vec<Uuid>,
+) -> StoreResult<()> {
+    ids.sort_unstable();
+    ids.dedup();
+    B::query(sql).arg(Ids(&ids)).all(conn).await?;
+    Ok(())
 }
 
 /// Records an event and announces the conflict's seq (delivered on commit).
@@ -105,8 +134,9 @@ pub async fn queue<B: Backend>(store: &B, c: NewConflict) -> StoreResult<(Confli
         let id = Cols::<B::Db>::new(&row).id("conflict_id")?;
         get_in::<B>(&mut tx, id).await?
     };
-    B::commit(tx).await?;
-    Ok((conflict, inserted))
+    let out = (conflict, inserted);
+    idempotency::commit::<B, _>(tx, &out).await?;
+    Ok(out)
 }
 
 pub async fn get_in<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreResult<Conflict> {

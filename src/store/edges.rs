@@ -5,7 +5,7 @@
 use uuid::Uuid;
 
 use super::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
-use super::conflicts::ts_key;
+use super::conflicts::{self, ts_key};
 use super::nodes;
 use crate::domain::FieldError;
 use crate::domain::cursor::{Cursor, Page};
@@ -15,8 +15,10 @@ use crate::store::*;
 
 pub async fn create<B: Backend>(store: &B, edge: Edge) -> StoreResult<Edge> {
     let mut tx = store.write().await?;
+    // In id order, not source-then-target: see the lock order in `store`.
+    conflicts::share_nodes::<B>(&mut tx, vec![edge.source_id, edge.target_id]).await?;
     insert::<B>(&mut tx, &edge).await?;
-    B::commit(tx).await?;
+    idempotency::commit::<B, _>(tx, &edge).await?;
     Ok(edge)
 }
 

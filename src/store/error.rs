@@ -49,6 +49,10 @@ pub enum StoreError {
     /// written, and a retry later can succeed.
     #[error("the database is busy")]
     Busy(#[source] sqlx::Error),
+    /// The disk (or the database's size limit) is full: SQLite's SQLITE_FULL, PostgreSQL's
+    /// 53100. The transaction rolled back; writes succeed again once space is freed.
+    #[error("the database's storage is full")]
+    StorageFull(#[source] sqlx::Error),
     #[error("database error")]
     Backend(#[source] sqlx::Error),
     #[error("corrupt row: {0}")]
@@ -84,6 +88,17 @@ impl StoreError {
     }
 }
 
+impl StoreError {
+    /// Whether the disk is full (507, retry once space is freed).
+    pub fn is_storage_full(&self) -> bool {
+        match self {
+            Self::StorageFull(_) => true,
+            Self::ResolutionFailed { cause, .. } => cause.is_storage_full(),
+            _ => false,
+        }
+    }
+}
+
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
         match e {
@@ -97,6 +112,7 @@ impl From<sqlx::Error> for StoreError {
                 Self::Unavailable(e)
             }
             sqlx::Error::Database(ref d) if is_lock_wait(d.as_ref()) => Self::Busy(e),
+            sqlx::Error::Database(ref d) if is_disk_full(d.as_ref()) => Self::StorageFull(e),
             other => Self::Backend(other),
         }
     }
@@ -118,6 +134,17 @@ fn is_lock_wait(d: &dyn sqlx::error::DatabaseError) -> bool {
             .is_some_and(|n| matches!(n & 0xff, 5 | 6))
     } else {
         matches!(code.as_deref(), Some("55P03" | "40P01" | "40001"))
+    }
+}
+
+/// SQLite's SQLITE_FULL (13, any extended code) and PostgreSQL's 53100 (disk_full).
+fn is_disk_full(d: &dyn sqlx::error::DatabaseError) -> bool {
+    let code = d.code();
+    if d.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+        code.and_then(|c| c.parse::<i32>().ok())
+            .is_some_and(|n| n & 0xff == 13)
+    } else {
+        code.as_deref() == Some("53100")
     }
 }
 

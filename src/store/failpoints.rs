@@ -1,9 +1,10 @@
-//! Failure injection for resolution steps. With the `failpoints` feature (tests only) a test
-//! arms a step of one conflict and the store fails right after executing it; without the
-//! feature `hit` is an inlined no-op, so release builds carry no injection point. A policy's
-//! write-time resolution is armed by its old node's id instead (`policy_resolved`, right after
-//! the resolution ran inside the write), since the conflict's id does not exist before the
-//! write.
+//! Failure injection for resolution steps and for a crash after a keyed write committed. With
+//! the `failpoints` feature (tests only) a test arms a step of one conflict and the store fails
+//! right after executing it, or arms an Idempotency-Key whose reply is then lost; without the
+//! feature `hit` and `lost_reply` are inlined no-ops, so release builds carry no injection
+//! point. A policy's write-time resolution is armed by its old node's id instead
+//! (`policy_resolved`, right after the resolution ran inside the write), since the conflict's
+//! id does not exist before the write.
 
 use uuid::Uuid;
 
@@ -19,6 +20,11 @@ mod armed {
     pub fn table() -> &'static Mutex<HashMap<Uuid, String>> {
         static TABLE: OnceLock<Mutex<HashMap<Uuid, String>>> = OnceLock::new();
         TABLE.get_or_init(Default::default)
+    }
+
+    pub fn lost_replies() -> &'static Mutex<std::collections::HashSet<String>> {
+        static KEYS: OnceLock<Mutex<std::collections::HashSet<String>>> = OnceLock::new();
+        KEYS.get_or_init(Default::default)
     }
 }
 
@@ -40,6 +46,30 @@ pub fn hit(conflict_id: Uuid, action: &str) -> Result<(), StoreError> {
         return Err(StoreError::Injected(action.to_owned()));
     }
     Ok(())
+}
+
+/// Makes the keyed request with Idempotency-Key `key` lose its reply once its effect has
+/// committed, as if the process were killed right then: nothing after that point runs.
+#[cfg(feature = "failpoints")]
+pub fn arm_lost_reply(key: &str) {
+    armed::lost_replies()
+        .lock()
+        .expect("failpoint table")
+        .insert(key.to_owned());
+}
+
+#[cfg(feature = "failpoints")]
+pub fn lost_reply(key: &str) -> bool {
+    armed::lost_replies()
+        .lock()
+        .expect("failpoint table")
+        .remove(key)
+}
+
+#[cfg(not(feature = "failpoints"))]
+#[inline(always)]
+pub fn lost_reply(_key: &str) -> bool {
+    false
 }
 
 #[cfg(not(feature = "failpoints"))]

@@ -25,9 +25,35 @@
 //!   `for update`), as the constants and step functions of `Backend`. Each backend folder reads
 //!   as "how this database differs".
 //!
-//! Layout: `nodes`, `edges`, `conflicts`, `history`, `wake`, `idempotency`, `check` hold the units of
-//! work; `resolution` executes a resolution plan (`domain::plan`) step by step, `pre_image`
-//! reads what it overwrites and `revert` undoes it (`domain::revert`); `rows` maps
+//! # Lock order
+//!
+//! Every unit of work that writes takes its locks in one order, so that two of them can wait
+//! for each other but never in a cycle (a deadlock, which PostgreSQL breaks by aborting one).
+//! SQLite has one writer at a time and needs none of this; on PostgreSQL:
+//!
+//! 1. the advisory lock `concord.embedding_dim` (a node written with an embedding);
+//! 2. nodes, in node id order, all of them before anything below: `for update` to change or
+//!    delete a node (`lock_for_resolution` locks both sides of the conflict, a PATCH or a
+//!    delete its node), `for key share` to add a row referring to one (`share_nodes`: an edge's
+//!    two endpoints, a conflict's sides, every old node a write's detected conflicts name;
+//!    `for update` instead when a resolution policy will resolve them in that same write);
+//! 3. conflict rows (a resolution's own row, after its nodes; those a delete removes or
+//!    rewrites, after the node);
+//! 4. the rows those changes touch: edges, `node_labels`, `sources`;
+//! 5. the advisory lock `concord.conflict_seq`, taken last, right before a conflict or an
+//!    event is inserted;
+//! 6. the request's idempotency key row, updated with its response just before commit.
+//!
+//! A resolution reads its conflict's node ids unlocked, locks those nodes, and only then the
+//! conflict row: a conflict never gains a node id later, so the locks cover it. Before this
+//! order a delete (node, then its conflicts) and a resolution (conflict, then its nodes)
+//! deadlocked, and so did an edge insert (source, then target) and a merge (id order), and a
+//! queued conflict (sequence lock, then node) and a resolution (node, then sequence lock for
+//! its event); `tests/api/races.rs` races them with the deadlock retries off.
+//!
+//! Layout: `nodes`, `edges`, `conflicts`, `history`, `wake`, `idempotency`, `check` hold the
+//! units of work; `resolution` executes a resolution plan (`domain::plan`) step by step,
+//! `pre_image` reads what it overwrites and `revert` undoes it (`domain::revert`); `rows` maps
 //! rows to domain types; `sql` holds the column lists.
 
 pub mod backend;
@@ -36,6 +62,7 @@ mod conflicts;
 mod edges;
 mod error;
 pub mod failpoints;
+mod health;
 mod history;
 mod idempotency;
 mod nodes;
@@ -67,6 +94,8 @@ use crate::domain::revert::{Revert, Reverted};
 use crate::domain::time::Timestamp;
 
 pub use error::StoreError;
+pub use health::WriteHealth;
+pub use idempotency::{Claim, answer_with};
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
@@ -213,6 +242,9 @@ pub trait Store: Send + Sync + 'static {
     /// `sqlite` or `postgres`.
     fn backend(&self) -> &'static str;
     async fn ping(&self) -> StoreResult<()>;
+    /// Reachable, and able to write: while the last write failed for a full disk, a probe
+    /// write must succeed (`/readyz`).
+    async fn ready(&self) -> StoreResult<()>;
 
     async fn create_node(
         &self,
@@ -294,12 +326,13 @@ fn is_retryable(e: &StoreError) -> bool {
     }
 }
 
-/// Runs a unit of work again, up to [`Backend::DEADLOCK_RETRIES`] times, when it lost a
-/// deadlock. On PostgreSQL resolutions lock the conflict before its nodes, while deletes lock a
-/// node before its conflicts and detected conflicts share-lock their old nodes one by one, so
-/// these can deadlock; PostgreSQL aborts one of them, and that one's retry then sees the
-/// other's committed result. Every retried method is one transaction.
-async fn retry_deadlocks<B: Backend, T, F, Fut>(mut work: F) -> StoreResult<T>
+/// Runs a unit of work again, up to [`Backend::deadlock_retries`] times, when PostgreSQL
+/// aborted it to break a deadlock or a serialization conflict; after that the request is 503
+/// `busy`. With the lock order of this module no two units of work wait for each other in a
+/// cycle, so this is a second line of defence (for lock waits the order cannot see, such as a
+/// foreign-key check or an index page), not the way races are settled. Every retried method is
+/// one transaction, and its retry sees the other's committed result.
+async fn retry_deadlocks<T, F, Fut>(retries: usize, mut work: F) -> StoreResult<T>
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = StoreResult<T>>,
@@ -307,10 +340,22 @@ where
     let mut attempt = 0;
     loop {
         match work().await {
-            Err(e) if attempt < B::DEADLOCK_RETRIES && is_retryable(&e) => attempt += 1,
+            Err(e) if attempt < retries && is_retryable(&e) => attempt += 1,
             other => return other,
         }
     }
+}
+
+/// A write: retried when it lost a deadlock, and its outcome recorded as the write path's
+/// health (a full disk makes `/readyz` probe until a write succeeds).
+async fn unit_of_work<B: Backend, T, F, Fut>(store: &B, work: F) -> StoreResult<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = StoreResult<T>>,
+{
+    let result = retry_deadlocks(store.deadlock_retries(), work).await;
+    store.health().record(&result);
+    result
 }
 
 #[async_trait]
@@ -325,12 +370,17 @@ impl<B: Backend> Store for B {
         Ok(())
     }
 
+    async fn ready(&self) -> StoreResult<()> {
+        self.ping().await?;
+        health::probe_if_failing(self).await
+    }
+
     async fn create_node(
         &self,
         node: NewNode,
         found: Vec<DetectedConflict>,
     ) -> StoreResult<(Node, Vec<Conflict>)> {
-        retry_deadlocks::<B, _, _, _>(|| nodes::create(self, node.clone(), found.clone())).await
+        unit_of_work(self, || nodes::create(self, node.clone(), found.clone())).await
     }
 
     async fn get_node(&self, id: Uuid) -> StoreResult<Node> {
@@ -342,11 +392,11 @@ impl<B: Backend> Store for B {
     }
 
     async fn update_node(&self, id: Uuid, patch: NodePatch) -> StoreResult<Node> {
-        retry_deadlocks::<B, _, _, _>(|| nodes::update(self, id, patch.clone())).await
+        unit_of_work(self, || nodes::update(self, id, patch.clone())).await
     }
 
     async fn delete_node(&self, id: Uuid) -> StoreResult<()> {
-        retry_deadlocks::<B, _, _, _>(|| nodes::delete(self, id)).await
+        unit_of_work(self, || nodes::delete(self, id)).await
     }
 
     async fn list_nodes(&self, query: NodeQuery) -> StoreResult<Page<Node>> {
@@ -358,7 +408,7 @@ impl<B: Backend> Store for B {
     }
 
     async fn create_edge(&self, edge: Edge) -> StoreResult<Edge> {
-        retry_deadlocks::<B, _, _, _>(|| edges::create(self, edge.clone())).await
+        unit_of_work(self, || edges::create(self, edge.clone())).await
     }
 
     async fn list_edges(&self, node_id: Uuid, query: EdgeQuery) -> StoreResult<Page<Edge>> {
@@ -370,7 +420,7 @@ impl<B: Backend> Store for B {
     }
 
     async fn queue_conflict(&self, conflict: NewConflict) -> StoreResult<(Conflict, bool)> {
-        retry_deadlocks::<B, _, _, _>(|| conflicts::queue(self, conflict.clone())).await
+        unit_of_work(self, || conflicts::queue(self, conflict.clone())).await
     }
 
     async fn get_conflict(&self, id: Uuid) -> StoreResult<Conflict> {
@@ -386,11 +436,11 @@ impl<B: Backend> Store for B {
     }
 
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution> {
-        retry_deadlocks::<B, _, _, _>(|| resolution::resolve(self, request.clone())).await
+        unit_of_work(self, || resolution::resolve(self, request.clone())).await
     }
 
     async fn revert_conflict(&self, request: Revert) -> StoreResult<Reverted> {
-        retry_deadlocks::<B, _, _, _>(|| revert::revert(self, request.clone())).await
+        unit_of_work(self, || revert::revert(self, request.clone())).await
     }
 
     async fn conflict_history(&self, id: Uuid) -> StoreResult<Vec<HistoryEntry>> {
@@ -435,7 +485,7 @@ impl<B: Backend> Store for B {
         key: &str,
         fingerprint: &str,
     ) -> StoreResult<IdempotencyBegin> {
-        idempotency::begin(self, scope, key, fingerprint).await
+        unit_of_work(self, || idempotency::begin(self, scope, key, fingerprint)).await
     }
 
     async fn idempotency_finish(

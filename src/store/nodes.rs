@@ -37,6 +37,14 @@ pub async fn create<B: Backend>(
         check_dimension::<B>(&mut tx, e.len()).await?;
     }
     insert::<B>(&mut tx, &node, &tokens, embedding.as_deref()).await?;
+    // Every old node at once, in id order, not one by one as the conflicts are written; for
+    // update when a policy will resolve (and so change) them in this transaction.
+    let olds = found.iter().map(|h| h.conflict.old_node_id).collect();
+    if found.iter().any(|h| h.resolve.is_some()) {
+        conflicts::lock_nodes::<B>(&mut tx, olds).await?;
+    } else {
+        conflicts::share_nodes::<B>(&mut tx, olds).await?;
+    }
     let mut queued = Vec::with_capacity(found.len());
     for hit in found {
         if let Some(c) = conflicts::insert_detected::<B>(&mut tx, &hit).await? {
@@ -54,14 +62,15 @@ pub async fn create<B: Backend>(
     } else {
         None
     };
-    B::commit(tx).await?;
     let mut created = current.unwrap_or_else(|| node.to_node());
     created.conflict_ids = queued
         .iter()
         .filter(|c| c.status == Status::Pending)
         .map(|c| c.id)
         .collect();
-    Ok((created, queued))
+    let out = (created, queued);
+    idempotency::commit::<B, _>(tx, &out).await?;
+    Ok(out)
 }
 
 async fn fetch_optional<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreResult<Option<Node>> {

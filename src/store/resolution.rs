@@ -10,7 +10,10 @@
 use sqlx::types::Json;
 
 use super::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
-use super::{Resolution, StoreError, StoreResult, conflicts, edges, failpoints, nodes, pre_image};
+use super::{
+    Resolution, StoreError, StoreResult, conflicts, edges, failpoints, idempotency, nodes,
+    pre_image,
+};
 use crate::domain::conflict::{Action, Conflict, Status, Strategy};
 use crate::domain::contradiction::index_tokens;
 use crate::domain::history::{self, HistoryEntry, HistoryKind};
@@ -24,12 +27,12 @@ pub async fn resolve<B: Backend>(store: &B, req: Resolve) -> StoreResult<Resolut
     if outcome.replayed {
         return Ok(outcome);
     }
-    B::commit(tx)
+    idempotency::commit::<B, _>(tx, &outcome)
         .await
         .map_err(|e| StoreError::ResolutionFailed {
             failed_action: "commit".into(),
             partial_actions: done,
-            cause: Box::new(e.into()),
+            cause: Box::new(e),
         })?;
     Ok(outcome)
 }

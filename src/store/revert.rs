@@ -1,7 +1,7 @@
 //! Executes a revert (`domain::revert`) in one write transaction, on either database.
 //!
-//! It locks as a resolution does ([`Backend::lock_for_resolution`]: the conflict row, then its
-//! nodes in id order), so reverts and resolutions sharing a node run one after the other and
+//! It locks as a resolution does ([`Backend::lock_for_resolution`]: the conflict's nodes in id
+//! order, then its row), so reverts and resolutions sharing a node run one after the other and
 //! cannot deadlock each other. Then it reads the resolution's history entry and pre-image and
 //! the rows as they are now, lets the domain decide (later changes in the way, or the steps),
 //! and runs the steps, each followed by a failpoint. Row restores that the locks do not cover
@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use super::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
 use super::pre_image::source_row;
-use super::{StoreError, StoreResult, conflicts, failpoints, history};
+use super::{StoreError, StoreResult, conflicts, failpoints, history, idempotency};
 use crate::domain::conflict::{Action, Conflict, Status};
 use crate::domain::history::{HistoryEntry, HistoryKind};
 use crate::domain::resolution::Resolution;
@@ -32,11 +32,13 @@ pub async fn revert<B: Backend>(store: &B, req: Revert) -> StoreResult<Reverted>
     if outcome.replayed {
         return Ok(outcome);
     }
-    B::commit(tx).await.map_err(|e| StoreError::RevertFailed {
-        failed_action: "commit".into(),
-        partial_actions: done,
-        cause: Box::new(e.into()),
-    })?;
+    idempotency::commit::<B, _>(tx, &outcome)
+        .await
+        .map_err(|e| StoreError::RevertFailed {
+            failed_action: "commit".into(),
+            partial_actions: done,
+            cause: Box::new(e),
+        })?;
     Ok(outcome)
 }
 

@@ -183,3 +183,116 @@ async fn postgres_a_client_that_disconnects_does_not_leave_its_key_in_flight(poo
     a_client_that_disconnects_does_not_leave_its_key_in_flight(app, release).await;
     unlock.await.unwrap();
 }
+
+/// Killed right after a keyed write committed, before anything else ran: the claim is left
+/// as a crash leaves it, then aged past the stale window (as a retry 120 s later finds it).
+/// The retry replays the response committed with the effect instead of executing again, on
+/// every keyed write route.
+async fn a_reply_lost_after_the_commit_replays_instead_of_executing_again(
+    app: TestApp,
+    age_claims: impl AsyncFn(),
+) {
+    use concord::store::failpoints::arm_lost_reply;
+    // Arrange
+    let a = app.node("Deploy region", "eu-west-1").await;
+    let b = app.node("Deploy region", "us-east-1").await;
+    let (pending, _, _) = app.conflict("x", "y").await;
+    let writes = [
+        (
+            "/nodes",
+            json!({"title": "written once"}),
+            StatusCode::CREATED,
+        ),
+        (
+            "/edges",
+            json!({"source_id": a["id"], "target_id": b["id"], "kind": "mentions"}),
+            StatusCode::CREATED,
+        ),
+        (
+            "/conflicts",
+            json!({"old_node_id": a["id"], "new_node_id": b["id"]}),
+            StatusCode::CREATED,
+        ),
+        (
+            "/contradiction/resolve",
+            json!({"conflict_id": pending["id"], "resolution": "keep_both"}),
+            StatusCode::OK,
+        ),
+    ];
+
+    for (uri, body, status) in writes {
+        // Act
+        let key = format!("lost{}", uri.replace('/', "-"));
+        arm_lost_reply(&key);
+        let lost = post_with_key(&app, uri, &key, body.clone()).await;
+        age_claims().await;
+        let retry = post_with_key(&app, uri, &key, body).await;
+
+        // Assert
+        assert!(lost.status.is_server_error(), "{uri}: the reply was lost");
+        retry.assert_status(status);
+        assert_eq!(
+            retry
+                .headers
+                .get("idempotency-replayed")
+                .map(|v| v.to_str().unwrap()),
+            Some("true"),
+            "{uri}: replayed, not executed again: {}",
+            retry.text
+        );
+    }
+    let nodes = app.get("/nodes?limit=200").await.json()["items"].clone();
+    let titles: Vec<_> = nodes
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| &n["title"])
+        .collect();
+    assert_eq!(
+        titles.iter().filter(|t| **t == "written once").count(),
+        1,
+        "{titles:?}"
+    );
+    let edges = app
+        .get(&format!(
+            "/nodes/{}/edges?direction=out",
+            a["id"].as_str().unwrap()
+        ))
+        .await;
+    let mentions = edges.json()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "mentions")
+        .count();
+    assert_eq!(mentions, 1, "{}", edges.text);
+    let queued = app.get("/conflicts?status=all&limit=200").await.json()["items"].clone();
+    assert_eq!(queued.as_array().unwrap().len(), 2, "{queued}");
+}
+
+/// As a claim looks once the stale window has passed.
+const AGE_CLAIMS: &str =
+    "update idempotency_keys set updated_at = '2000-01-01T00:00:00.000Z' where status_code is null";
+
+#[sqlx::test(migrations = "migrations/sqlite")]
+async fn sqlite_a_reply_lost_after_the_commit_replays_instead_of_executing_again(
+    pool: sqlx::SqlitePool,
+) {
+    let app = TestApp::sqlite(pool.clone());
+    let age = async || {
+        sqlx::query(AGE_CLAIMS).execute(&pool).await.unwrap();
+    };
+    a_reply_lost_after_the_commit_replays_instead_of_executing_again(app, age).await;
+}
+
+#[sqlx::test(migrations = "migrations/postgres")]
+#[ignore = "needs PostgreSQL; scripts/test runs it with --include-ignored"]
+async fn postgres_a_reply_lost_after_the_commit_replays_instead_of_executing_again(
+    pool: sqlx::PgPool,
+) {
+    let app = TestApp::postgres(pool.clone());
+    let age = async || {
+        sqlx::query(AGE_CLAIMS).execute(&pool).await.unwrap();
+    };
+    a_reply_lost_after_the_commit_replays_instead_of_executing_again(app, age).await;
+}

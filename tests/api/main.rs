@@ -7,6 +7,7 @@ mod auth;
 mod conflicts;
 mod degraded;
 mod detection;
+mod disk_full;
 mod edges;
 mod errors;
 mod events;

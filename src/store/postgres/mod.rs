@@ -19,12 +19,14 @@ use super::backend::{Backend, Id, QueryExt};
 use super::check::JsonSql;
 use super::notify::Notifier;
 use super::sql::{candidates_by_labels, node_columns};
-use super::{CandidateQuery, StoreError, StoreResult, Violation};
+use super::{CandidateQuery, StoreError, StoreResult, Violation, WriteHealth};
 
 pub use listen::EVENTS_CHANNEL;
 
 pub struct PgStore {
     pool: PgPool,
+    health: WriteHealth,
+    deadlock_retries: usize,
 }
 
 impl PgStore {
@@ -35,12 +37,23 @@ impl PgStore {
             .connect(url)
             .await?;
         sqlx::migrate!("migrations/postgres").run(&pool).await?;
-        Ok(Self { pool })
+        Ok(Self::from_pool(pool))
     }
 
     /// Wraps a pool whose database is already migrated (tests).
     pub fn from_pool(pool: PgPool) -> Self {
-        Self { pool }
+        Self {
+            pool,
+            health: WriteHealth::default(),
+            deadlock_retries: 3,
+        }
+    }
+
+    /// How often a unit of work that lost a deadlock or a serialization conflict runs again
+    /// before the request is answered 503 (default 3). Tests set 0 to see every deadlock.
+    pub fn with_deadlock_retries(mut self, retries: usize) -> Self {
+        self.deadlock_retries = retries;
+        self
     }
 }
 
@@ -53,7 +66,6 @@ impl Backend for PgStore {
     type Db = Postgres;
     const NAME: &'static str = "postgres";
     type Tx = Transaction<'static, Postgres>;
-    const DEADLOCK_RETRIES: usize = 3;
 
     /// `for key share` waits for a concurrent delete of the old node and then sees it gone.
     const INSERT_CONFLICT: &'static str = "insert into conflict_queue (conflict_id, old_node_id, \
@@ -72,6 +84,10 @@ impl Backend for PgStore {
     const INSERT_LABELS: &'static str =
         "insert into node_labels (label, node_id) select unnest($1::text[]), $2";
     const LOCK_NODE: &'static str = "select 1 from nodes where node_id = $1 for update";
+    const SHARE_NODES: &'static str =
+        "select node_id from nodes where node_id = any($1) order by node_id for key share";
+    const LOCK_NODES: &'static str =
+        "select node_id from nodes where node_id = any($1) order by node_id for update";
     /// An update reads and writes the row without a concurrent writer between.
     const SELECT_NODE_LOCKED: &'static str = concat!(
         "select ",
@@ -95,6 +111,14 @@ impl Backend for PgStore {
         &self.pool
     }
 
+    fn deadlock_retries(&self) -> usize {
+        self.deadlock_retries
+    }
+
+    fn health(&self) -> &WriteHealth {
+        &self.health
+    }
+
     async fn write(&self) -> StoreResult<Self::Tx> {
         Ok(self.pool.begin().await?)
     }
@@ -103,18 +127,20 @@ impl Backend for PgStore {
         tx.commit().await
     }
 
-    /// Locks the conflict row, then its nodes in id order (the order every resolution uses, so
-    /// two resolutions sharing a node wait for each other instead of deadlocking), so no other
-    /// writer changes the nodes between the plan and its execution.
+    /// Locks the conflict's nodes in id order, then the conflict row: the lock order of every
+    /// unit of work (see `store`), so that a delete of either node, a PATCH or an edge insert
+    /// waits for the resolution or the resolution for it, and no other writer changes the
+    /// nodes between the plan and its execution. The ids are read unlocked first: a conflict
+    /// never gains a node id afterwards (a delete can only clear one), so the nodes locked
+    /// cover whatever the locked row names.
     async fn lock_for_resolution(conn: &mut PgConnection, conflict_id: Uuid) -> StoreResult<()> {
-        let row = sqlx::query::<Postgres>(
-            "select old_node_id, new_node_id from conflict_queue where conflict_id = $1 \
-             for update",
-        )
-        .arg(Id(conflict_id))
-        .optional(conn)
-        .await?
-        .ok_or(StoreError::NotFound("conflict"))?;
+        const SIDES: &str =
+            "select old_node_id, new_node_id from conflict_queue where conflict_id = $1";
+        let row = sqlx::query::<Postgres>(SIDES)
+            .arg(Id(conflict_id))
+            .optional(&mut *conn)
+            .await?
+            .ok_or(StoreError::NotFound("conflict"))?;
         let ids: Vec<Uuid> = ["old_node_id", "new_node_id"]
             .into_iter()
             .map(|c| row.try_get::<Option<Uuid>, _>(c))
@@ -128,6 +154,11 @@ impl Backend for PgStore {
         .bind(&ids)
         .fetch_all(&mut *conn)
         .await?;
+        sqlx::query::<Postgres>("select 1 from conflict_queue where conflict_id = $1 for update")
+            .arg(Id(conflict_id))
+            .optional(&mut *conn)
+            .await?
+            .ok_or(StoreError::NotFound("conflict"))?;
         Ok(())
     }
 

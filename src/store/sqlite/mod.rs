@@ -11,16 +11,17 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use sqlx::pool::PoolConnection;
 use sqlx::sqlite::SqliteRow;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Sqlite, SqliteConnection, SqlitePool, Transaction};
+use sqlx::{Sqlite, SqliteConnection, SqlitePool};
 use uuid::Uuid;
 
 use super::backend::Backend;
 use super::check::JsonSql;
 use super::notify::Notifier;
 use super::sql::candidates_by_labels;
-use super::{CandidateQuery, StoreResult, Violation};
+use super::{CandidateQuery, StoreResult, Violation, WriteHealth};
 
 /// How a commit reaches the disk (`PRAGMA synchronous` in WAL mode).
 ///
@@ -49,26 +50,81 @@ impl FromStr for Synchronous {
 pub struct SqliteStore {
     pool: SqlitePool,
     writer: Arc<tokio::sync::Mutex<()>>,
+    health: WriteHealth,
 }
 
 /// A write transaction and this process's turn to write. Writers queue on an async mutex
 /// instead of on SQLite's busy handler, whose sleeps (up to 100 ms each) add latency spikes
 /// under concurrency; the busy timeout still covers other processes on the same file.
+///
+/// The transaction is driven with plain `BEGIN IMMEDIATE` / `COMMIT` / `ROLLBACK` statements
+/// rather than sqlx's `Transaction`, because a failed transaction must always leave its
+/// connection clean. SQLite rolls a transaction back by itself on some errors (a full disk,
+/// an I/O error); sqlx's own `ROLLBACK` then fails, its transaction depth stays at one, and
+/// that pooled connection refused every later `BEGIN` until a restart. Here a transaction
+/// that does not commit is rolled back before its connection (and the writer's turn) is
+/// released, and a connection whose rollback fails is closed instead of pooled.
 pub struct WriteTx {
-    tx: Transaction<'static, Sqlite>,
-    _turn: tokio::sync::OwnedMutexGuard<()>,
+    conn: Option<PoolConnection<Sqlite>>,
+    turn: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl WriteTx {
+    fn conn(&mut self) -> &mut PoolConnection<Sqlite> {
+        self.conn.as_mut().expect("an open write transaction")
+    }
+
+    /// On failure the transaction is dropped, and so rolled back as below.
+    async fn commit(mut self) -> Result<(), sqlx::Error> {
+        sqlx::query("COMMIT").execute(&mut **self.conn()).await?;
+        self.conn = None;
+        self.turn = None;
+        Ok(())
+    }
+}
+
+/// Ends whatever is left of a transaction; a connection that cannot say so is not reused.
+/// "No transaction is active" means SQLite already rolled it back: the connection is clean.
+async fn roll_back(mut conn: PoolConnection<Sqlite>) {
+    if let Err(e) = sqlx::query("ROLLBACK").execute(&mut *conn).await {
+        let auto_rolled_back = matches!(&e, sqlx::Error::Database(d)
+            if d.message().contains("no transaction is active"));
+        if !auto_rolled_back {
+            tracing::warn!(error = %e, "rollback failed; closing the connection");
+            conn.close_on_drop();
+        }
+    }
+}
+
+impl Drop for WriteTx {
+    /// Not committed (an error, or the request's future was dropped): roll back in the
+    /// background, keeping the writer's turn until the rollback is done.
+    fn drop(&mut self) {
+        let (Some(mut conn), turn) = (self.conn.take(), self.turn.take()) else {
+            return;
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(rt) => {
+                rt.spawn(async move {
+                    roll_back(conn).await;
+                    drop(turn);
+                });
+            }
+            Err(_) => conn.close_on_drop(),
+        }
+    }
 }
 
 impl std::ops::Deref for WriteTx {
     type Target = SqliteConnection;
     fn deref(&self) -> &Self::Target {
-        &self.tx
+        self.conn.as_ref().expect("an open write transaction")
     }
 }
 
 impl std::ops::DerefMut for WriteTx {
     fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.tx
+        self.conn()
     }
 }
 
@@ -97,6 +153,7 @@ impl SqliteStore {
         Self {
             pool,
             writer: Default::default(),
+            health: WriteHealth::default(),
         }
     }
 }
@@ -105,7 +162,6 @@ impl Backend for SqliteStore {
     type Db = Sqlite;
     const NAME: &'static str = "sqlite";
     type Tx = WriteTx;
-    const DEADLOCK_RETRIES: usize = 0;
 
     /// The write lock is held, so `max(seq) + 1` cannot race.
     const INSERT_CONFLICT: &'static str = "insert into conflict_queue (conflict_id, seq, \
@@ -123,6 +179,9 @@ impl Backend for SqliteStore {
     const INSERT_LABELS: &'static str =
         "insert into node_labels (label, node_id) select value, $2 from json_each($1)";
     const LOCK_NODE: &'static str = "select 1 from nodes where node_id = $1";
+    const SHARE_NODES: &'static str =
+        "select node_id from nodes where node_id in (select value from json_each($1))";
+    const LOCK_NODES: &'static str = Self::SHARE_NODES;
     const SELECT_NODE_LOCKED: &'static str = super::nodes::SELECT_ONE;
     const SELECT_IDEMPOTENCY_LOCKED: &'static str = "select fingerprint, status_code, \
          response_body, content_type, location, updated_at \
@@ -143,17 +202,31 @@ impl Backend for SqliteStore {
         &self.pool
     }
 
+    /// One writer at a time: nothing deadlocks.
+    fn deadlock_retries(&self) -> usize {
+        0
+    }
+
+    fn health(&self) -> &WriteHealth {
+        &self.health
+    }
+
     /// A write transaction holding the database's write lock from its first statement.
     async fn write(&self) -> StoreResult<WriteTx> {
         let turn = self.writer.clone().lock_owned().await;
-        Ok(WriteTx {
-            tx: self.pool.begin_with("BEGIN IMMEDIATE").await?,
-            _turn: turn,
-        })
+        // Wrapped before `BEGIN`, so that even a cancelled `BEGIN` is rolled back.
+        let mut tx = WriteTx {
+            conn: Some(self.pool.acquire().await?),
+            turn: Some(turn),
+        };
+        sqlx::query("BEGIN IMMEDIATE")
+            .execute(&mut **tx.conn())
+            .await?;
+        Ok(tx)
     }
 
     async fn commit(tx: WriteTx) -> Result<(), sqlx::Error> {
-        tx.tx.commit().await
+        tx.commit().await
     }
 
     async fn lock_for_resolution(_: &mut SqliteConnection, _: Uuid) -> StoreResult<()> {
