@@ -15,57 +15,49 @@ fn embedding(node: &NodeImage) -> StoreResult<Option<Vec<u8>>> {
         .transpose()
 }
 
+/// Both statements take the node's columns as `$1..$15` in the same order.
+const INSERT_NODE: &str = "insert into nodes (node_id, title, body, memory_type, labels, scope, \
+     source, confidence, state, observed_at, created_at, updated_at, embedding, embedding_dim, \
+     search_tokens) \
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)";
+const RESTORE_NODE: &str = "update nodes set title = $2, body = $3, memory_type = $4, \
+     labels = $5, scope = $6, source = $7, confidence = $8, state = $9, observed_at = $10, \
+     created_at = $11, updated_at = $12, embedding = $13, embedding_dim = $14, \
+     search_tokens = $15 where node_id = $1";
+
+/// Re-creates a node a merge deleted, with its id, fields, timestamps and labels.
 pub async fn insert_node<B: Backend>(conn: &mut Conn<B>, n: &NodeImage) -> StoreResult<()> {
-    B::query(
-        "insert into nodes (node_id, title, body, memory_type, labels, scope, source, \
-         confidence, state, observed_at, created_at, updated_at, embedding, embedding_dim, \
-         search_tokens) \
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
-    )
-    .arg(Id(n.node_id))
-    .arg(&n.title)
-    .arg(&n.body)
-    .arg(&n.memory_type)
-    .arg(Json(&n.labels))
-    .arg(&n.scope)
-    .arg(&n.source)
-    .arg(n.confidence)
-    .arg(&n.state)
-    .arg(Ts(n.observed_at))
-    .arg(Ts(n.created_at))
-    .arg(Ts(n.updated_at))
-    .arg(embedding(n)?)
-    .arg(n.embedding_dim)
-    .arg(&n.search_tokens)
-    .run(conn)
-    .await?;
-    nodes::write_labels::<B>(conn, n.node_id, &n.labels).await
+    write_node::<B>(conn, INSERT_NODE, n).await
 }
 
+/// Writes a node row back exactly as it was before the resolution.
 pub async fn restore_row<B: Backend>(conn: &mut Conn<B>, n: &NodeImage) -> StoreResult<()> {
-    B::query(
-        "update nodes set title = $2, body = $3, memory_type = $4, labels = $5, scope = $6, \
-         source = $7, confidence = $8, state = $9, observed_at = $10, created_at = $11, \
-         updated_at = $12, embedding = $13, embedding_dim = $14, search_tokens = $15 \
-         where node_id = $1",
-    )
-    .arg(Id(n.node_id))
-    .arg(&n.title)
-    .arg(&n.body)
-    .arg(&n.memory_type)
-    .arg(Json(&n.labels))
-    .arg(&n.scope)
-    .arg(&n.source)
-    .arg(n.confidence)
-    .arg(&n.state)
-    .arg(Ts(n.observed_at))
-    .arg(Ts(n.created_at))
-    .arg(Ts(n.updated_at))
-    .arg(embedding(n)?)
-    .arg(n.embedding_dim)
-    .arg(&n.search_tokens)
-    .run(conn)
-    .await?;
+    write_node::<B>(conn, RESTORE_NODE, n).await
+}
+
+async fn write_node<B: Backend>(
+    conn: &mut Conn<B>,
+    sql: &'static str,
+    n: &NodeImage,
+) -> StoreResult<()> {
+    B::query(sql)
+        .arg(Id(n.node_id))
+        .arg(&n.title)
+        .arg(&n.body)
+        .arg(&n.memory_type)
+        .arg(Json(&n.labels))
+        .arg(&n.scope)
+        .arg(&n.source)
+        .arg(n.confidence)
+        .arg(&n.state)
+        .arg(Ts(n.observed_at))
+        .arg(Ts(n.created_at))
+        .arg(Ts(n.updated_at))
+        .arg(embedding(n)?)
+        .arg(n.embedding_dim)
+        .arg(&n.search_tokens)
+        .run(conn)
+        .await?;
     nodes::write_labels::<B>(conn, n.node_id, &n.labels).await
 }
 
