@@ -182,6 +182,10 @@ pub struct EvalArgs {
     /// Judge pairs with the pure rules only (no store, no index): times the rules alone.
     #[arg(long)]
     pub rules_only: bool,
+    /// With `--rules-only`: also write each pair's verdict to FILE, one JSON line per pair
+    /// (the verdict files under `tests/data/eval` that pin the rules down).
+    #[arg(long, value_name = "FILE", requires = "rules_only")]
+    pub write_verdicts: Option<std::path::PathBuf>,
 }
 
 /// A string that `Debug` prints as `***` (database URLs carry passwords, keys are keys).

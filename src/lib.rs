@@ -3,7 +3,8 @@
 //! Layers point one way: `api` (HTTP) and `mcp` (agents' tools) → `service` (the use cases:
 //! write with detection, check, list, resolve, recall, report) → `store` (one trait, two
 //! databases) → `domain` (pure types and rules).
-//! `state` wires a store, the detector and the settings together for the front doors.
+//! `state` wires a store, the detector and the settings together for the front doors;
+//! `verdicts` records the rules' verdicts on labelled pairs, to pin them down across changes.
 
 pub mod api;
 pub mod config;
@@ -14,6 +15,7 @@ pub mod service;
 pub mod state;
 pub mod store;
 pub mod telemetry;
+pub mod verdicts;
 
 pub use api::app;
 pub use state::AppState;

@@ -11,7 +11,7 @@ use uuid::Uuid;
 use crate::config::Settings;
 use crate::domain::conflict::{Detection, NewConflict};
 use crate::domain::contradiction::{
-    self, DetectConfig, Memory, Screen, Sensitivity, Verdict, index_tokens, subject_names,
+    self, Analysed, DetectConfig, Memory, Screen, Sensitivity, Verdict, index_tokens, subject_names,
 };
 use crate::domain::edge::{self, Edge};
 use crate::domain::node::{NewNode, Node};
@@ -163,10 +163,13 @@ impl Detector {
             confidence: probe.confidence,
             embedding: probe.embedding,
         };
+        // The probe is analysed once for all its candidates.
+        let analysis = contradiction::analyse(&new);
+        let new = Analysed::new(new, &analysis);
         let candidates = candidates.into_iter().filter(|c| !c.remembered);
         Ok(match &self.llm {
-            None => candidates.filter_map(|c| judge(&new, c, &cfg)).collect(),
-            Some(llm) => judge_with_llm(llm, &new, candidates.collect(), &cfg).await,
+            None => candidates.filter_map(|c| judge(new, c, &cfg)).collect(),
+            Some(llm) => judge_with_llm(llm, new, candidates.collect(), &cfg).await,
         })
     }
 
@@ -234,8 +237,10 @@ fn memory_of(c: &Candidate) -> Memory<'_> {
     }
 }
 
-fn judge(new: &Memory, c: Candidate, cfg: &DetectConfig) -> Option<Finding> {
-    let verdict = contradiction::assess(new, &memory_of(&c), cfg)?;
+fn judge(new: Analysed, c: Candidate, cfg: &DetectConfig) -> Option<Finding> {
+    let old = memory_of(&c);
+    let analysis = contradiction::analyse(&old);
+    let verdict = contradiction::assess_analysed(new, Analysed::new(old, &analysis), cfg)?;
     Some(Finding {
         old: c.node,
         verdict,
@@ -247,7 +252,7 @@ fn judge(new: &Memory, c: Candidate, cfg: &DetectConfig) -> Option<Finding> {
 /// candidate that passed the filters (the client bounds concurrency and time).
 async fn judge_with_llm(
     llm: &Arc<LlmClient>,
-    new: &Memory<'_>,
+    new: Analysed<'_>,
     candidates: Vec<Candidate>,
     cfg: &DetectConfig,
 ) -> Vec<Finding> {
@@ -255,10 +260,12 @@ async fn judge_with_llm(
     let mut judged = Vec::with_capacity(candidates.len());
     for (i, c) in candidates.into_iter().enumerate() {
         let old = memory_of(&c);
-        let other_tiers = contradiction::assess(new, &old, cfg);
-        let screened = contradiction::screen(new, &old, cfg);
+        let analysis = contradiction::analyse(&old);
+        let old_side = Analysed::new(old, &analysis);
+        let other_tiers = contradiction::assess_analysed(new, old_side, cfg);
+        let screened = contradiction::screen_analysed(new, old_side, cfg);
         if screened.is_some() {
-            let (llm, pair) = (Arc::clone(llm), pair_of(new, &old));
+            let (llm, pair) = (Arc::clone(llm), pair_of(&new.memory, &old));
             asks.spawn(async move { (i, llm.judge(&pair).await) });
         }
         judged.push((c, other_tiers, screened));

@@ -26,16 +26,12 @@ pub struct Alignment {
 }
 
 pub fn align(a: &[Token], b: &[Token]) -> Option<Alignment> {
-    let prefix = a
-        .iter()
-        .zip(b)
-        .take_while(|(x, y)| x.stem == y.stem)
-        .count();
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x.same_stem(y)).count();
     let suffix = a[prefix..]
         .iter()
         .rev()
         .zip(b[prefix..].iter().rev())
-        .take_while(|(x, y)| x.stem == y.stem)
+        .take_while(|(x, y)| x.same_stem(y))
         .count();
     let (ma, mb) = (prefix..a.len() - suffix, prefix..b.len() - suffix);
     if ma.len() * mb.len() > MAX_CELLS {
@@ -55,6 +51,26 @@ pub fn align(a: &[Token], b: &[Token]) -> Option<Alignment> {
     })
 }
 
+/// Whether aligning two streams could reach `ratio`: they cannot match more tokens than the
+/// stems they share, counted with repeats. `a` and `b` are the streams' stem keys, sorted. The
+/// bound is a merge, so pairs that share too few stems skip the quadratic diff.
+pub fn could_reach(a: &[u64], b: &[u64], ratio: f64) -> bool {
+    let (mut i, mut j, mut shared) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                shared += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let longest = a.len().max(b.len()).max(1);
+    shared as f64 / longest as f64 >= ratio
+}
+
 /// LCS table walk producing maximal runs of unmatched tokens.
 fn diff_core(a: &[Token], b: &[Token]) -> (Vec<Hunk>, usize) {
     let (n, m) = (a.len(), b.len());
@@ -62,7 +78,7 @@ fn diff_core(a: &[Token], b: &[Token]) -> (Vec<Hunk>, usize) {
     let mut dp = vec![0u16; (n + 1) * w];
     for i in (0..n).rev() {
         for j in (0..m).rev() {
-            dp[i * w + j] = if a[i].stem == b[j].stem {
+            dp[i * w + j] = if a[i].same_stem(&b[j]) {
                 dp[(i + 1) * w + j + 1] + 1
             } else {
                 dp[(i + 1) * w + j].max(dp[i * w + j + 1])
@@ -73,7 +89,7 @@ fn diff_core(a: &[Token], b: &[Token]) -> (Vec<Hunk>, usize) {
     let mut hunks = Vec::new();
     let mut open: Option<(usize, usize)> = None;
     while i < n || j < m {
-        if i < n && j < m && a[i].stem == b[j].stem {
+        if i < n && j < m && a[i].same_stem(&b[j]) {
             close(&mut hunks, &mut open, i, j);
             i += 1;
             j += 1;

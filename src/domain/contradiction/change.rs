@@ -24,27 +24,24 @@ use super::{ConflictType, Signal};
 const HEAD: usize = 3;
 
 /// The part of a side that is the memory's body (its title line set aside).
-pub struct Body<'s, 't> {
-    pub side: &'s Side<'t>,
+pub struct Body<'s> {
+    pub side: &'s Side,
     /// Index of the first body token.
     pub from: usize,
 }
 
-impl Body<'_, '_> {
-    fn tokens(&self) -> &[Token] {
+impl<'s> Body<'s> {
+    fn tokens(&self) -> &'s [Token] {
         &self.side.tokens[self.from..]
     }
 }
 
 /// Whether the first content words of the two bodies are the same word: they share a subject.
 pub fn same_head(old: &Body, new: &Body) -> bool {
-    let head = |b: &Body| {
-        b.tokens()
-            .iter()
-            .find(|t| t.is_content())
-            .map(|t| t.stem.clone())
-    };
-    head(old).is_some_and(|h| Some(h) == head(new))
+    fn head<'s>(b: &Body<'s>) -> Option<&'s Token> {
+        b.tokens().iter().find(|t| t.is_content())
+    }
+    matches!((head(old), head(new)), (Some(a), Some(b)) if a.same_stem(b))
 }
 
 /// Whether the new memory is a question: it asserts nothing.
@@ -124,23 +121,33 @@ fn floor_boundary(s: &str, mut at: usize) -> usize {
     at
 }
 
-/// Tokens with the first words of the phrases they may hold, found in one pass, so that the
-/// many phrases of `shifts` cost a scan only when their first word occurs.
+/// Tokens with the first words of the phrases they may hold, so that the many phrases of
+/// `shifts` cost a scan only when their first word occurs.
 pub struct Lexed<'a> {
     tokens: &'a [Token],
-    firsts: Vec<&'a str>,
+    firsts: &'a [(usize, &'static str)],
 }
 
 impl<'a> Lexed<'a> {
-    fn new(tokens: &'a [Token]) -> Self {
-        let firsts = tokens
-            .iter()
-            .filter(|t| t.kind != Kind::Number && t.norm.len() <= LONGEST_FIRST)
-            .map(|t| t.norm.as_str())
-            .filter(|n| FIRSTS.contains(n))
-            .collect();
-        Lexed { tokens, firsts }
+    fn of(body: &Body<'a>) -> Self {
+        let starts = &body.side.phrase_starts;
+        let from = starts.partition_point(|(i, _)| *i < body.from);
+        Lexed {
+            tokens: body.tokens(),
+            firsts: &starts[from..],
+        }
     }
+}
+
+/// The tokens that are the first word of a phrase of `shifts`, with their indices: found once
+/// per memory, in one pass.
+pub(super) fn phrase_starts(tokens: &[Token]) -> Vec<(usize, &'static str)> {
+    tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.kind != Kind::Number && t.norm.len() <= LONGEST_FIRST)
+        .filter_map(|(i, t)| FIRSTS.get(t.norm.as_str()).map(|f| (i, *f)))
+        .collect()
 }
 
 /// Bytes of the longest first word of a phrase: longer tokens need no lookup.
@@ -219,27 +226,40 @@ fn find(tokens: &Lexed, pattern: &str) -> Option<Vec<usize>> {
         pattern.starts_with(*f)
             && (!f.is_ascii() || pattern.as_bytes().get(f.len()).is_none_or(|b| *b == b' '))
     };
-    if !tokens.firsts.iter().any(opens) {
+    if !tokens.firsts.iter().any(|(_, f)| opens(f)) {
         return None;
     }
     let tokens = tokens.tokens;
-    let parts: Vec<String> = if pattern.chars().all(|c| c.is_ascii() || c == '…') {
-        pattern.split(' ').map(str::to_string).collect()
-    } else {
-        pattern
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .map(String::from)
-            .collect()
-    };
-    (0..tokens.len()).find_map(|s| match_at(tokens, s, &parts))
+    let (parts, n) = parts(pattern);
+    (0..tokens.len()).find_map(|s| match_at(tokens, s, &parts[..n]))
 }
 
-fn match_at(tokens: &[Token], at: usize, parts: &[String]) -> Option<Vec<usize>> {
+/// Most words (or CJK characters) in a phrase of `shifts`.
+const MAX_PARTS: usize = 8;
+
+/// The words of an ASCII pattern, or the characters of another; every pair looks up many
+/// patterns, so they are sliced, not copied.
+fn parts(pattern: &str) -> ([&str; MAX_PARTS], usize) {
+    let by_word = pattern.chars().all(|c| c.is_ascii() || c == '…');
+    let words = pattern.split(' ').filter(|_| by_word);
+    let chars = pattern
+        .char_indices()
+        .filter(|(_, c)| !by_word && !c.is_whitespace())
+        .map(|(i, c)| &pattern[i..i + c.len_utf8()]);
+    let mut out = [""; MAX_PARTS];
+    let mut n = 0;
+    for p in words.chain(chars) {
+        out[n] = p;
+        n += 1;
+    }
+    (out, n)
+}
+
+fn match_at(tokens: &[Token], at: usize, parts: &[&str]) -> Option<Vec<usize>> {
     let Some((first, rest)) = parts.split_first() else {
         return Some(Vec::new());
     };
-    if first == "…" {
+    if *first == "…" {
         return (at + 1..=(at + 4).min(tokens.len())).find_map(|s| match_at(tokens, s, rest));
     }
     if tokens.get(at)?.norm != *first {
@@ -297,8 +317,7 @@ fn units(tokens: &[Token], skip: &[usize]) -> Vec<String> {
         .enumerate()
         .filter(|(i, t)| {
             !skip.contains(i)
-                && !(t.kind == Kind::Word
-                    && (shifts::is_cue_word(&t.norm) || lexicon::is_negator(&t.norm)))
+                && !(t.kind == Kind::Word && (shifts::is_cue_word(&t.norm) || t.is_negator()))
         })
         .map(|(_, t)| t.clone())
         .collect();
@@ -361,7 +380,7 @@ pub struct Changes {
 /// `titled` that the memories carry the same title or a shared label, which lets an explicit
 /// replacement ("用 Vue 替代 React") through on any shared word.
 pub fn collect(old: &Body, new: &Body, topical: bool, titled: bool) -> Changes {
-    let (lo, ln) = (Lexed::new(old.tokens()), Lexed::new(new.tokens()));
+    let (lo, ln) = (Lexed::of(old), Lexed::of(new));
     let (to, tn) = (&lo, &ln);
     // A new memory that marks itself as an addition ("also", "too", "也") the stored one does
     // not: a different object is a further one, not a replacement.
@@ -380,7 +399,12 @@ pub fn collect(old: &Body, new: &Body, topical: bool, titled: bool) -> Changes {
     out.extend(voice(to, tn).or_else(|| voice(tn, to)));
     if same_head(old, new) {
         let (o, n) = (old.tokens(), new.tokens());
-        out.extend(categories::swapped_kind(o, old.side.text, n, new.side.text));
+        out.extend(categories::swapped_kind(
+            o,
+            &old.side.text,
+            n,
+            &new.side.text,
+        ));
     }
     Changes {
         evidence: out,
@@ -438,9 +462,7 @@ fn ending(old: &Lexed, new: &Lexed, topical: bool) -> Option<Evidence> {
             && matches!(new[at[0] - 1].norm.as_str(), "the" | "on" | "to" | "at");
         (find(old, c).is_none() && !spatial).then_some((*c, at))
     })?;
-    if !present(old)
-        || (cue.ends_with("again") && !old.iter().any(|t| lexicon::is_negator(&t.norm)))
-    {
+    if !present(old) || (cue.ends_with("again") && !old.iter().any(|t| t.is_negator())) {
         return None;
     }
     let p = pair(old, new, &at, topical);
@@ -470,7 +492,7 @@ fn policy(forbids: &Lexed, allows: &Lexed, topical: bool) -> Option<Evidence> {
         let at = find(allows, c)?;
         let negated = allows[at[0].saturating_sub(2)..at[0]]
             .iter()
-            .any(|t| lexicon::is_negator(&t.norm));
+            .any(|t| t.is_negator());
         (!negated && find(forbids, c).is_none()).then_some((*c, at))
     })?;
     if has(allows, shifts::PROHIBITIONS) {
@@ -496,9 +518,7 @@ fn antonym(old: &Lexed, new: &Lexed, topical: bool) -> Option<Evidence> {
         [(x, y), (y, x)].into_iter().find_map(|(a, b)| {
             let (ia, ib) = (find(old, a)?, find(new, b)?);
             let negated = |ts: &[Token], at: usize| {
-                ts[at.saturating_sub(2)..at]
-                    .iter()
-                    .any(|t| lexicon::is_negator(&t.norm))
+                ts[at.saturating_sub(2)..at].iter().any(|t| t.is_negator())
             };
             let clean = find(new, a).is_none()
                 && find(old, b).is_none()
@@ -602,6 +622,29 @@ mod tests {
             assert!(same_root(a, b), "{a} {b}");
         }
         assert!(!same_root("own", "town"));
+    }
+
+    #[test]
+    fn every_phrase_fits_the_parts_buffer() {
+        let lists = [
+            shifts::ENDING_CUES,
+            shifts::PROHIBITIONS,
+            shifts::PERMISSIONS,
+            shifts::ADDITIONS,
+            shifts::PAST,
+        ];
+        let state = shifts::STATE_CUES.iter().map(|(c, _)| *c);
+        let antonyms = shifts::ANTONYMS.iter().flat_map(|(a, b)| [*a, *b]);
+        for p in lists
+            .into_iter()
+            .flatten()
+            .copied()
+            .chain(state)
+            .chain(antonyms)
+        {
+            let (words, n) = parts(p);
+            assert_eq!(words[..n].concat().replace(' ', ""), p.replace(' ', ""));
+        }
     }
 
     #[test]

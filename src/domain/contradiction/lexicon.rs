@@ -138,6 +138,7 @@ pub fn is_negation_filler(w: &str) -> bool {
 }
 
 /// Phrases announcing that a fact replaced an earlier one. Matched against the new memory only.
+/// At most 64: a side records the ones it holds as bits.
 pub const REPLACEMENT_CUES: &[&str] = &[
     "instead of",
     "switched to",

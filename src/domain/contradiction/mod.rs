@@ -13,6 +13,7 @@
 //! pairs "only"/"all" are too common in agreeing text to be worth a reviewer's time.
 
 mod align;
+mod analysis;
 mod categories;
 mod change;
 mod comparatives;
@@ -27,13 +28,15 @@ mod tokens;
 mod values;
 mod vector;
 
-use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
 
 use signals::{Evidence, Side};
 
-pub use screen::{LlmJudgement, Screen, llm_verdict, screen};
+use analysis::Units;
+
+pub use analysis::{Analysis, fingerprint};
+pub use screen::{LlmJudgement, Screen, llm_verdict, screen, screen_analysed};
 pub use vector::cosine;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -172,9 +175,42 @@ const IN_BAND_BONUS: f64 = 0.03;
 /// Some(verdict) only when the pair is a contradiction at the configured sensitivity
 /// (probability > 0.5 and the sensitivity's rules).
 pub fn assess(new: &Memory, old: &Memory, cfg: &DetectConfig) -> Option<Verdict> {
+    let (an, ao) = (analyse(new), analyse(old));
+    assess_analysed(Analysed::new(*new, &an), Analysed::new(*old, &ao), cfg)
+}
+
+/// Everything the rules read from one memory's title and body, for [`assess_analysed`].
+pub fn analyse(m: &Memory) -> Analysis {
+    Analysis::of(m)
+}
+
+/// A memory with its analysis: what judging a pair reads of each side. The analysis must be
+/// of this memory's title and body (see [`Analysis::fingerprint`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Analysed<'a> {
+    pub memory: Memory<'a>,
+    pub analysis: &'a Analysis,
+}
+
+impl<'a> Analysed<'a> {
+    pub fn new(memory: Memory<'a>, analysis: &'a Analysis) -> Self {
+        debug_assert_eq!(
+            analysis.fingerprint(),
+            fingerprint(memory.title, memory.body),
+            "an analysis of another text"
+        );
+        Analysed { memory, analysis }
+    }
+}
+
+/// [`assess`] of two memories analysed beforehand: each memory is analysed once, however many
+/// pairs it is judged in.
+pub fn assess_analysed(new: Analysed, old: Analysed, cfg: &DetectConfig) -> Option<Verdict> {
+    let (new_a, old_a) = (new.analysis, old.analysis);
+    let (new, old) = (&new.memory, &old.memory);
     let similarity = vector::similarity(new, old);
-    let (text_old, text_new) = (memory_text(old), memory_text(new));
-    let mut text = heuristic(&text_old, &text_new, cfg, titles_agree(old, new));
+    let titled = titles_agree(old, old_a, new, new_a);
+    let mut text = heuristic(old_a, new_a, cfg, titled);
     if let (Some(v), Some(sim)) = (text.as_mut(), similarity) {
         v.similarity = Some(sim);
         if vector::in_band(sim, cfg) {
@@ -185,7 +221,7 @@ pub fn assess(new: &Memory, old: &Memory, cfg: &DetectConfig) -> Option<Verdict>
     if accepted.is_some() || cfg.sensitivity != Sensitivity::Strict {
         return accepted;
     }
-    let overlap = overlap_of(&text_old, &text_new);
+    let overlap = old_a.overlap(new_a);
     vector::verdict(new, old, similarity?, overlap, cfg).filter(|v| v.probability > FLAG)
 }
 
@@ -278,54 +314,36 @@ struct Text {
 
 /// Whether the two memories carry the same title of their own (not one derived from the body)
 /// or share a label: then they are about the same thing even when their texts share few words.
-fn titles_agree(a: &Memory, b: &Memory) -> bool {
-    fn own<'m>(m: &Memory<'m>) -> Option<&'m str> {
-        let t = m.title.trim();
-        (!t.is_empty() && !m.body.trim_start().starts_with(t)).then_some(t)
-    }
-    let same_title = matches!((own(a), own(b)), (Some(x), Some(y))
-        if x.chars().flat_map(char::to_lowercase).eq(y.chars().flat_map(char::to_lowercase)));
+fn titles_agree(a: &Memory, aa: &Analysis, b: &Memory, ab: &Analysis) -> bool {
+    let same_title = matches!((&aa.own_title, &ab.own_title), (Some(x), Some(y)) if x == y);
     same_title || a.labels.iter().any(|l| b.labels.contains(l))
-}
-
-fn overlap_of(a: &Text, b: &Text) -> f64 {
-    let (a, b) = (&a.text, &b.text);
-    tokens::jaccard(
-        &tokens::unit_set(&tokens::tokenize(a)),
-        &tokens::unit_set(&tokens::tokenize(b)),
-    )
 }
 
 /// Heuristic tier: the overlap gate, then the strongest opposing signal. Change language
 /// (a replaced value, an ended state, a reversed policy, an antonym) is also judged below the
 /// gate when the memories share their subject, because such statements are short and rarely
 /// repeat the old value. A question asserts nothing.
-fn heuristic(old: &Text, new: &Text, cfg: &DetectConfig, titled: bool) -> Option<Verdict> {
-    if change::is_question(&new.text) {
+fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -> Option<Verdict> {
+    if new.question {
         return None;
     }
-    let (so, sn) = (Side::analyse(&old.text), Side::analyse(&new.text));
-    let (uo, un) = (tokens::unit_set(&so.tokens), tokens::unit_set(&sn.tokens));
-    let overlap = tokens::jaccard(&uo, &un);
-    let body = |side, at: usize| change::Body {
-        side,
-        from: body_start(side, at),
-    };
-    let (bo, bn) = (body(&so, old.body_at), body(&sn, new.body_at));
+    let (so, sn) = (&old.side, &new.side);
+    let overlap = old.overlap(new);
+    let (bo, bn) = (old.body(), new.body());
     let gated = overlap >= cfg.min_overlap || short_restatement(&bo, &bn);
     let mut evidence = if gated {
-        collect(&so, &sn)
-    } else if contained(&uo, &un) {
+        collect(so, sn)
+    } else if contained(&old.units, &new.units) {
         // A short restatement of part of a long memory: only a keyed value can oppose it.
-        numeric::keyed_change(&so, &sn)
-            .filter(|_| subjects::loose_agree(&so, &sn))
+        numeric::keyed_change(so, sn)
+            .filter(|_| subjects::loose_agree(so, sn))
             .into_iter()
             .collect()
     } else {
         Vec::new()
     };
     let changes = change::collect(&bo, &bn, gated, titled);
-    if !changes.evidence.is_empty() && subjects::loose_agree(&so, &sn) {
+    if !changes.evidence.is_empty() && subjects::loose_agree(so, sn) {
         evidence.extend(changes.evidence);
     }
     if changes.adds {
@@ -341,13 +359,13 @@ const CONTAINED: f64 = 0.75;
 /// Whether the shorter memory is mostly made of the longer one's words ("Dan Brown was born
 /// June 22, 1961" against a biography that says "born June 22, 1964"): Jaccard is small only
 /// because the stored memory says much more.
-fn contained(ua: &HashSet<String>, ub: &HashSet<String>) -> bool {
+fn contained(ua: &Units, ub: &Units) -> bool {
     let (short, long) = if ua.len() <= ub.len() {
         (ua, ub)
     } else {
         (ub, ua)
     };
-    !short.is_empty() && short.intersection(long).count() as f64 / short.len() as f64 >= CONTAINED
+    !short.is_empty() && short.shared(long) as f64 / short.len() as f64 >= CONTAINED
 }
 
 /// Most tokens of a memory short enough that its grammar words outweigh its content.
@@ -364,13 +382,12 @@ fn short_restatement(old: &change::Body, new: &change::Body) -> bool {
     align::align(a, b).is_some_and(|al| al.ratio >= signals::NEAR_DUPLICATE)
 }
 
-/// Index of the first token at or after byte `at`.
-fn body_start(side: &Side, at: usize) -> usize {
-    side.tokens.partition_point(|t| t.start < at)
-}
-
 fn collect(old: &Side, new: &Side) -> Vec<Evidence> {
-    let al = align::align(&old.tokens, &new.tokens);
+    // Only a near-duplicate's alignment is read (the scope check reads its ratio alone), so
+    // pairs that share too few stems to be one skip the diff.
+    let al = align::could_reach(&old.stem_keys, &new.stem_keys, signals::NEAR_DUPLICATE)
+        .then(|| align::align(&old.tokens, &new.tokens))
+        .flatten();
     let near = al.as_ref().filter(|a| a.ratio >= signals::NEAR_DUPLICATE);
     let mut out = Vec::new();
     if let Some(a) = near {

@@ -84,9 +84,15 @@ fn year_as_count(side: &Side, v: &Value, others: &[Value]) -> Option<Value> {
 }
 
 /// Context words identifying what a value measures.
-struct Key {
+#[derive(Debug, Clone)]
+pub struct Key {
     before: HashSet<String>,
     after: HashSet<String>,
+}
+
+/// The key of every value of a side, in order; kept on the side.
+pub(super) fn keys(side: &Side) -> Vec<Key> {
+    side.values.iter().map(|v| key(side, v)).collect()
 }
 
 fn key(side: &Side, v: &Value) -> Key {
@@ -173,18 +179,18 @@ fn same_key(class: Class, a: &Key, b: &Key) -> bool {
 /// Values with the same key in memories that are not versions of one statement.
 pub fn keyed_change(old: &Side, new: &Side) -> Option<Evidence> {
     let moments = different_moments(old, new);
-    let keys_a: Vec<Key> = old.values.iter().map(|v| key(old, v)).collect();
-    for vb in new
+    let keys_a = &old.value_keys;
+    for (vb, kb) in new
         .values
         .iter()
-        .filter(|v| !(moments && (v.class != Class::Date || is_timestamp(new, v))))
+        .zip(&new.value_keys)
+        .filter(|(v, _)| !(moments && (v.class != Class::Date || is_timestamp(new, v))))
     {
-        let kb = key(new, vb);
         let same: Vec<&Value> = old
             .values
             .iter()
-            .zip(&keys_a)
-            .filter(|(va, ka)| compatible(va, vb) && same_key(vb.class, ka, &kb))
+            .zip(keys_a)
+            .filter(|(va, ka)| compatible(va, vb) && same_key(vb.class, ka, kb))
             .map(|(va, _)| va)
             .collect();
         if let Some(va) = same

@@ -2,8 +2,8 @@
 //! optional LLM tier. Pure: the LLM call itself lives in `crate::service::llm`; this module only says
 //! which pairs are worth asking about and what an answer means at a given sensitivity.
 
+use super::{Analysed, analyse, vector};
 use super::{ConflictType, DetectConfig, FLAG, LENIENT_FLAG, Memory, Sensitivity, Tier, Verdict};
-use super::{memory_text, overlap_of, vector};
 
 /// A pair that passed the filters: enough token overlap, or embeddings in the band with a
 /// shared label.
@@ -16,7 +16,14 @@ pub struct Screen {
 /// Some(screen) when the pair passes the filters of the heuristic or the vector tier; only such
 /// pairs can be contradictions, and only they are sent to the LLM tier.
 pub fn screen(new: &Memory, old: &Memory, cfg: &DetectConfig) -> Option<Screen> {
-    let overlap = overlap_of(&memory_text(old), &memory_text(new));
+    let (an, ao) = (analyse(new), analyse(old));
+    screen_analysed(Analysed::new(*new, &an), Analysed::new(*old, &ao), cfg)
+}
+
+/// [`screen`] of two memories analysed beforehand.
+pub fn screen_analysed(new: Analysed, old: Analysed, cfg: &DetectConfig) -> Option<Screen> {
+    let overlap = old.analysis.overlap(new.analysis);
+    let (new, old) = (&new.memory, &old.memory);
     let similarity = vector::similarity(new, old);
     let shared_label = new.labels.iter().any(|l| old.labels.contains(l));
     let vector_candidate = similarity.is_some_and(|s| shared_label && vector::in_band(s, cfg));

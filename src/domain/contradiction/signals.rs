@@ -13,23 +13,60 @@ use super::tokens::{Kind, Token};
 use super::values::Value;
 use super::{ConflictType, Signal};
 
-/// One side of the pair after analysis.
-pub struct Side<'t> {
-    pub text: &'t str,
+/// One side of the pair after analysis. Owned, so that it is made once per memory (see
+/// `analysis`) and read by every pair.
+#[derive(Debug, Clone)]
+pub struct Side {
+    pub text: String,
     pub tokens: Vec<Token>,
     pub values: Vec<Value>,
+    /// The tokens' stem keys, sorted: bounds an alignment before it is computed.
+    pub stem_keys: Vec<u64>,
+    /// Which of [`lexicon::REPLACEMENT_CUES`] the text holds, one bit per cue.
+    pub replacement_cues: u64,
+    /// Environments and identifiers the text names (see `subjects::loose_agree`).
+    pub environments: std::collections::HashSet<String>,
+    pub identifiers: std::collections::HashSet<String>,
+    /// What each value measures, by index into `values` (see `numeric::keyed_change`).
+    pub value_keys: Vec<super::numeric::Key>,
+    /// Tokens that open a phrase of `shifts`, in order (see `change::Lexed`).
+    pub phrase_starts: Vec<(usize, &'static str)>,
 }
 
-impl<'t> Side<'t> {
+impl Side {
     /// Tokenises a text and finds its values.
-    pub fn analyse(text: &'t str) -> Self {
-        let tokens = super::tokens::tokenize(text);
-        let values = super::values::extract(&tokens, text);
-        Side {
+    #[cfg(test)]
+    pub fn analyse(text: &str) -> Self {
+        Side::of(text.to_owned())
+    }
+
+    pub fn of(text: String) -> Self {
+        let tokens = super::tokens::tokenize(&text);
+        let values = super::values::extract(&tokens, &text);
+        let mut stem_keys: Vec<u64> = tokens.iter().map(|t| t.key).collect();
+        stem_keys.sort_unstable();
+        let mut side = Side {
             text,
             tokens,
             values,
-        }
+            stem_keys,
+            replacement_cues: 0,
+            environments: Default::default(),
+            identifiers: Default::default(),
+            value_keys: Vec::new(),
+            phrase_starts: Vec::new(),
+        };
+        // What the rules read of one side alone, worked out once per memory.
+        side.replacement_cues = lexicon::REPLACEMENT_CUES
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| has_phrase(&side, c))
+            .fold(0, |bits, (i, _)| bits | 1 << i);
+        side.environments = subjects::environments(&side);
+        side.identifiers = subjects::identifiers(&side);
+        side.value_keys = super::numeric::keys(&side);
+        side.phrase_starts = change::phrase_starts(&side.tokens);
+        side
     }
 
     /// Quotes tokens `r`, widened to whitespace so "us-east-1" is quoted whole.
@@ -50,10 +87,7 @@ impl<'t> Side<'t> {
     }
 
     pub fn negators(&self, r: std::ops::Range<usize>) -> usize {
-        self.tokens[r]
-            .iter()
-            .filter(|t| lexicon::is_negator(&t.norm))
-            .count()
+        self.tokens[r].iter().filter(|t| t.is_negator()).count()
     }
 }
 
@@ -183,7 +217,7 @@ fn negated_head(neg: &Side, plain: &Side) -> Option<Evidence> {
 
 /// "without" and "no" are usually determiners of a new noun, not negations of a claim.
 fn is_strong_negator(t: &Token) -> bool {
-    lexicon::is_negator(&t.norm)
+    t.is_negator()
         && !matches!(
             t.norm.as_str(),
             "without" | "no" | "none" | "无" | "非" | "nothing"
@@ -199,14 +233,15 @@ fn head_after(tokens: &[Token], k: usize) -> Option<usize> {
 fn negated_at(tokens: &[Token], j: usize) -> bool {
     tokens[j.saturating_sub(3)..j]
         .iter()
-        .any(|t| lexicon::is_negator(&t.norm))
+        .any(|t| t.is_negator())
 }
+
+const _: () = assert!(lexicon::REPLACEMENT_CUES.len() <= 64, "one bit per cue");
 
 /// A replacement cue in the new memory that the stored one lacks.
 pub fn replacement(old: &Side, new: &Side) -> Option<Evidence> {
-    let cue = lexicon::REPLACEMENT_CUES
-        .iter()
-        .find(|c| has_phrase(new, c) && !has_phrase(old, c))?;
+    let fresh = new.replacement_cues & !old.replacement_cues;
+    let cue = lexicon::REPLACEMENT_CUES.get(fresh.trailing_zeros() as usize)?;
     let weak = cue.ends_with(" now") || cue.starts_with("is ") || cue.starts_with("are ");
     let p = if weak { 0.55 } else { 0.72 };
     Some(Evidence::new(
@@ -218,10 +253,13 @@ pub fn replacement(old: &Side, new: &Side) -> Option<Evidence> {
 }
 
 fn has_phrase(side: &Side, phrase: &str) -> bool {
-    let words: Vec<String> = if phrase.is_ascii() {
-        phrase.split(' ').map(String::from).collect()
+    let words: Vec<&str> = if phrase.is_ascii() {
+        phrase.split(' ').collect()
     } else {
-        phrase.chars().map(String::from).collect()
+        phrase
+            .char_indices()
+            .map(|(i, c)| &phrase[i..i + c.len_utf8()])
+            .collect()
     };
     side.tokens
         .windows(words.len())

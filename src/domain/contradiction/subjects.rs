@@ -85,7 +85,7 @@ pub fn is_identifier(side: &Side, i: usize) -> bool {
         return true;
     }
     if t.kind == Kind::Number {
-        return values::names_subject(&side.tokens, side.text, i);
+        return values::names_subject(&side.tokens, &side.text, i);
     }
     if !is_word(side, i) {
         return false;
@@ -189,7 +189,7 @@ fn location_word(side: &Side, i: usize) -> bool {
 }
 
 /// Stems of the tokens of `side` in `r` that pass `f`.
-fn stems_in<'s>(side: &'s Side, r: Range<usize>, f: fn(&Side, usize) -> bool) -> HashSet<&'s str> {
+fn stems_in(side: &Side, r: Range<usize>, f: fn(&Side, usize) -> bool) -> HashSet<&str> {
     r.filter(|&i| f(side, i))
         .map(|i| side.tokens[i].stem.as_str())
         .collect()
@@ -246,7 +246,7 @@ fn swapped_modifier(old: &Side, new: &Side, h: &Hunk, ca: usize, cb: usize) -> b
     if !plain_words(old, new, h, ca, cb) {
         return false;
     }
-    fn head<'s>(s: &'s Side, at: usize) -> Option<&'s str> {
+    fn head(s: &Side, at: usize) -> Option<&str> {
         s.tokens
             .get(at)
             .filter(|t| t.is_content() && t.kind != Kind::Number && !in_value(s, at))
@@ -340,26 +340,28 @@ fn substitutes_key(old: &Side, new: &Side, h: &Hunk, v: &Hunk) -> bool {
 /// Subject agreement of memories that are not versions of one statement: false when the
 /// environments they name are disjoint or each names an identifier the other lacks.
 pub fn loose_agree(old: &Side, new: &Side) -> bool {
-    let (ea, eb) = (environments(old), environments(new));
-    if !ea.is_empty() && !eb.is_empty() && ea.is_disjoint(&eb) {
+    let (ea, eb) = (&old.environments, &new.environments);
+    if !ea.is_empty() && !eb.is_empty() && ea.is_disjoint(eb) {
         return false;
     }
-    let (ia, ib) = (identifiers(old), identifiers(new));
-    ia.is_subset(&ib) || ib.is_subset(&ia)
+    let (ia, ib) = (&old.identifiers, &new.identifiers);
+    ia.is_subset(ib) || ib.is_subset(ia)
 }
 
-fn environments<'s>(side: &'s Side) -> HashSet<&'s str> {
+/// Stems of the environments a side names; kept on the side.
+pub(super) fn environments(side: &Side) -> HashSet<String> {
     (0..side.tokens.len())
         .filter(|&i| {
             !in_value(side, i)
                 && (lexicon::is_environment(&side.tokens[i].norm) || location_word(side, i))
         })
-        .map(|i| side.tokens[i].stem.as_str())
+        .map(|i| side.tokens[i].stem.clone())
         .collect()
 }
 
-/// Compound and mixed letter-digit identifiers, written out whole ("sync-relay").
-fn identifiers(side: &Side) -> HashSet<String> {
+/// Compound and mixed letter-digit identifiers, written out whole ("sync-relay"); kept on the
+/// side.
+pub(super) fn identifiers(side: &Side) -> HashSet<String> {
     let mut out = HashSet::new();
     let mut i = 0;
     while i < side.tokens.len() {
@@ -375,7 +377,7 @@ fn identifiers(side: &Side) -> HashSet<String> {
         if plain && (run.len() > 1 || single) {
             let (s, e) = (side.tokens[i].start, side.tokens[j].end);
             out.insert(side.text[s..e].to_lowercase());
-        } else if i > 0 && values::names_subject(&side.tokens, side.text, i) {
+        } else if i > 0 && values::names_subject(&side.tokens, &side.text, i) {
             // "service 3": the number is only an identifier together with its noun.
             out.insert(format!("{} {}", side.tokens[i - 1].stem, t.norm));
         }

@@ -33,19 +33,36 @@ pub struct Token {
     pub norm: String,
     /// Light stem used for matching ("loves" ~ "love").
     pub stem: String,
+    /// [`key`] of `stem`: stems with different keys differ, so most comparisons of two
+    /// tokens never read the strings.
+    pub key: u64,
     pub kind: Kind,
+    /// Whether the token carries content (see [`Token::is_content`]), settled once here
+    /// because every rule asks it of most tokens.
+    pub content: bool,
+    /// Whether the token is a negator (`lexicon::is_negator`), likewise settled once.
+    pub negator: bool,
     /// Byte span in the source text, for quoting spans in explanations.
     pub start: usize,
     pub end: usize,
 }
 
 impl Token {
+    /// Numbers, and words that are not grammar words.
     pub fn is_content(&self) -> bool {
-        match self.kind {
-            Kind::Number => true,
-            Kind::Cjk => !lexicon::is_cjk_particle(&self.norm),
-            Kind::Word => !lexicon::is_stopword(&self.norm),
-        }
+        self.content
+    }
+
+    pub fn is_negator(&self) -> bool {
+        self.negator
+    }
+}
+
+fn carries_content(kind: Kind, norm: &str) -> bool {
+    match kind {
+        Kind::Number => true,
+        Kind::Cjk => !lexicon::is_cjk_particle(norm),
+        Kind::Word => !lexicon::is_stopword(norm),
     }
 }
 
@@ -91,6 +108,9 @@ fn push_mixed(out: &mut Vec<Token>, start: usize, word: &str) {
             let s = start + i;
             let norm = c.to_string();
             out.push(Token {
+                key: key(&norm),
+                content: carries_content(Kind::Cjk, &norm),
+                negator: lexicon::is_negator(&norm),
                 stem: norm.clone(),
                 norm,
                 kind: Kind::Cjk,
@@ -119,12 +139,34 @@ fn make_token(start: usize, word: &str) -> Token {
         norm.clone()
     };
     Token {
+        key: key(&stem),
+        content: carries_content(kind, &norm),
+        negator: lexicon::is_negator(&norm),
         norm,
         stem,
         kind,
         start,
         end: start + word.len(),
     }
+}
+
+impl Token {
+    /// Whether two tokens have the same stem, settled by the keys unless they are equal.
+    pub fn same_stem(&self, other: &Token) -> bool {
+        self.key == other.key && self.stem == other.stem
+    }
+}
+
+/// A 64-bit key of a short string (FNV-1a with a final mix): equal strings have equal keys,
+/// and different ones almost never do, so a key comparison rejects unequal words at once.
+pub fn key(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^ (h >> 33)
 }
 
 /// A deliberately light English stemmer: strips plural/third-person "s" and "ies" only, which
@@ -181,10 +223,14 @@ fn push_bigrams(out: &mut Vec<String>, run: &[Token]) {
     }
 }
 
+/// The plain set of overlap units: the reference the sorted units of `analysis` are checked
+/// against.
+#[cfg(test)]
 pub fn unit_set(tokens: &[Token]) -> HashSet<String> {
     overlap_units(tokens).into_iter().collect()
 }
 
+#[cfg(test)]
 pub fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 0.0;

@@ -1,0 +1,167 @@
+//! Analyse once: everything the rules read from one memory (its analysed text, tokens, values,
+//! overlap units, title), computed once and shared by every pair the memory takes part in. A
+//! write judges its memory against up to fifty stored ones, so judging a pair must only compare
+//! two analyses, never re-read either text.
+
+use std::hash::{Hash, Hasher};
+
+use super::signals::Side;
+use super::tokens::{self, Token};
+use super::{Memory, change, memory_text};
+
+/// Everything the rules need from one memory. Owned, so it can be kept (in an `Arc`) beside a
+/// stored memory and reused for every write that finds it as a candidate.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    pub(super) side: Side,
+    /// Index of the first body token: the title line, when analysed, comes before it.
+    pub(super) body_from: usize,
+    pub(super) units: Units,
+    pub(super) question: bool,
+    /// The memory's own title, lower-cased; none when the body starts with it.
+    pub(super) own_title: Option<String>,
+    fingerprint: u64,
+}
+
+impl Analysis {
+    pub fn of(m: &Memory) -> Self {
+        let text = memory_text(m);
+        let side = Side::of(text.text);
+        let body_from = side.tokens.partition_point(|t| t.start < text.body_at);
+        Analysis {
+            units: Units::of(&side.tokens),
+            question: change::is_question(&side.text),
+            body_from,
+            side,
+            own_title: own_title(m).map(|t| t.chars().flat_map(char::to_lowercase).collect()),
+            fingerprint: fingerprint(m.title, m.body),
+        }
+    }
+
+    /// [`fingerprint`] of the title and body this analysis was made from: a cache compares it
+    /// with its row's to know the entry still describes that text.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
+
+    /// The part of the analysed text that is the memory's body.
+    pub(super) fn body(&self) -> change::Body<'_> {
+        change::Body {
+            side: &self.side,
+            from: self.body_from,
+        }
+    }
+
+    /// Token overlap (Jaccard of the overlap units) of two memories.
+    pub fn overlap(&self, other: &Analysis) -> f64 {
+        self.units.jaccard(&other.units)
+    }
+}
+
+/// A hash of a memory's title and body, for telling whether an [`Analysis`] still matches a
+/// stored row. Not stable across builds: keep it in memory only.
+pub fn fingerprint(title: &str, body: &str) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    (title, body).hash(&mut h);
+    h.finish()
+}
+
+/// The title of a memory that is its own (not the start of its body).
+pub(super) fn own_title<'m>(m: &Memory<'m>) -> Option<&'m str> {
+    let t = m.title.trim();
+    (!t.is_empty() && !m.body.trim_start().starts_with(t)).then_some(t)
+}
+
+/// A memory's distinct overlap units, sorted by key then text: two sets intersect in one merge,
+/// and the key settles almost every comparison without reading the text.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Units(Vec<(u64, Box<str>)>);
+
+impl Units {
+    fn of(tokens: &[Token]) -> Self {
+        let mut units: Vec<(u64, Box<str>)> = tokens::overlap_units(tokens)
+            .into_iter()
+            .map(|u| (tokens::key(&u), u.into_boxed_str()))
+            .collect();
+        units.sort_unstable();
+        units.dedup();
+        Units(units)
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// How many units both sets hold.
+    pub(super) fn shared(&self, other: &Units) -> usize {
+        let (a, b) = (&self.0, &other.0);
+        let (mut i, mut j, mut n) = (0, 0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].cmp(&b[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    n += 1;
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        n
+    }
+
+    pub(super) fn jaccard(&self, other: &Units) -> f64 {
+        if self.is_empty() && other.is_empty() {
+            return 0.0;
+        }
+        let inter = self.shared(other);
+        inter as f64 / (self.len() + other.len() - inter) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn memory<'a>(title: &'a str, body: &'a str) -> Memory<'a> {
+        Memory {
+            title,
+            body,
+            labels: &[],
+            confidence: 0.8,
+            embedding: None,
+        }
+    }
+
+    #[test]
+    fn overlap_is_the_jaccard_of_the_overlap_units() {
+        let a = Analysis::of(&memory("", "the service uses redis for caching"));
+        let b = Analysis::of(&memory("", "the service uses memcached for caching"));
+        let (ua, ub) = (
+            tokens::unit_set(&a.side.tokens),
+            tokens::unit_set(&b.side.tokens),
+        );
+        assert!((a.overlap(&b) - tokens::jaccard(&ua, &ub)).abs() < 1e-12);
+        assert!((a.overlap(&a) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_title_the_body_starts_with_is_not_analysed_twice() {
+        let a = Analysis::of(&memory("Cache", "Cache TTL is 30 seconds."));
+        assert_eq!((a.body_from, a.own_title.as_deref()), (0, None));
+        let b = Analysis::of(&memory("Cache", "The TTL is 30 seconds."));
+        assert_eq!((b.body_from, b.own_title.as_deref()), (1, Some("cache")));
+    }
+
+    #[test]
+    fn fingerprints_tell_texts_apart() {
+        let a = Analysis::of(&memory("t", "body"));
+        assert_eq!(a.fingerprint(), fingerprint("t", "body"));
+        assert_ne!(fingerprint("t", "body"), fingerprint("tb", "ody"));
+        assert_ne!(fingerprint("t", "body"), fingerprint("t", "body."));
+    }
+}
