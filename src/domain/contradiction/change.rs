@@ -125,7 +125,9 @@ fn floor_boundary(s: &str, mut at: usize) -> usize {
 /// `shifts` cost a scan only when their first word occurs.
 pub struct Lexed<'a> {
     tokens: &'a [Token],
-    firsts: &'a [(usize, &'static str)],
+    /// Index of `tokens[0]` in the side.
+    from: usize,
+    firsts: &'a [(usize, u64)],
 }
 
 impl<'a> Lexed<'a> {
@@ -134,19 +136,21 @@ impl<'a> Lexed<'a> {
         let from = starts.partition_point(|(i, _)| *i < body.from);
         Lexed {
             tokens: body.tokens(),
+            from: body.from,
             firsts: &starts[from..],
         }
     }
 }
 
-/// The tokens that are the first word of a phrase of `shifts`, with their indices: found once
-/// per memory, in one pass.
-pub(super) fn phrase_starts(tokens: &[Token]) -> Vec<(usize, &'static str)> {
+/// The tokens that are the first word of a phrase of `shifts`: their indices and the keys of
+/// their words, found once per memory in one pass.
+pub(super) fn phrase_starts(tokens: &[Token]) -> Vec<(usize, u64)> {
     tokens
         .iter()
         .enumerate()
         .filter(|(_, t)| t.kind != Kind::Number && t.norm.len() <= LONGEST_FIRST)
-        .filter_map(|(i, t)| FIRSTS.get(t.norm.as_str()).map(|f| (i, *f)))
+        .filter(|(_, t)| FIRSTS.contains(t.norm.as_str()))
+        .map(|(i, t)| (i, super::tokens::key(&t.norm)))
         .collect()
 }
 
@@ -222,16 +226,13 @@ fn first_part(pattern: &str) -> &str {
 /// part of the match): ASCII patterns word by word, others character by character; `…`
 /// matches a gap of one to four tokens.
 fn find(tokens: &Lexed, pattern: &str) -> Option<Vec<usize>> {
-    let opens = |f: &&str| {
-        pattern.starts_with(*f)
-            && (!f.is_ascii() || pattern.as_bytes().get(f.len()).is_none_or(|b| *b == b' '))
-    };
-    if !tokens.firsts.iter().any(|(_, f)| opens(f)) {
-        return None;
-    }
-    let tokens = tokens.tokens;
+    // A match starts at a token holding the pattern's first word: only those are tried, found
+    // by the key of the word.
+    let first = super::tokens::key(first_part(pattern));
+    let mut starts = tokens.firsts.iter().filter(|(_, k)| *k == first).peekable();
+    starts.peek()?;
     let (parts, n) = parts(pattern);
-    (0..tokens.len()).find_map(|s| match_at(tokens, s, &parts[..n]))
+    starts.find_map(|(i, _)| match_at(tokens.tokens, i - tokens.from, &parts[..n]))
 }
 
 /// Most words (or CJK characters) in a phrase of `shifts`.
@@ -644,6 +645,8 @@ mod tests {
         {
             let (words, n) = parts(p);
             assert_eq!(words[..n].concat().replace(' ', ""), p.replace(' ', ""));
+            // `find` starts matches only at tokens holding a pattern's first part.
+            assert_eq!(words[0], first_part(p), "{p}");
         }
     }
 

@@ -1,30 +1,152 @@
 //! Closed-class word lists. The engine only ever consults grammar words (negators, quantifiers,
 //! comparatives, units, update cues), never content vocabulary, so that rules generalise to
-//! memories about any subject.
+//! memories about any subject. Lists are `match`es rather than slices scanned word by word:
+//! every token of every memory is looked up in several of them.
 
 pub fn is_stopword(w: &str) -> bool {
-    const STOP: &[&str] = &[
-        "a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "as", "and",
-        "or", "but", "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "do",
-        "does", "did", "it", "its", "this", "that", "these", "those", "he", "she", "they", "his",
-        "her", "their", "him", "them", "we", "our", "you", "your", "i", "my", "me", "which", "who",
-        "whom", "whose", "there", "than", "then", "so", "such", "also", "into", "will", "would",
-        "can", "could", "should", "may", "might", "shall", "must", "it's", "i'm", "s", "what",
-        "when", "where", "how", "while", "both", "each", "other", "own", "same", "very", "just",
-        "about", "over", "under", "more", "less", "most", "after", "before", "during", "since",
-        "until", "up", "out", "all", "any", "some", "only", "too", "now", "not", "no", "never",
-    ];
-    STOP.contains(&w)
+    matches!(
+        w,
+        "a" | "an"
+            | "the"
+            | "of"
+            | "in"
+            | "on"
+            | "at"
+            | "to"
+            | "for"
+            | "by"
+            | "with"
+            | "from"
+            | "as"
+            | "and"
+            | "or"
+            | "but"
+            | "is"
+            | "are"
+            | "was"
+            | "were"
+            | "be"
+            | "been"
+            | "being"
+            | "has"
+            | "have"
+            | "had"
+            | "do"
+            | "does"
+            | "did"
+            | "it"
+            | "its"
+            | "this"
+            | "that"
+            | "these"
+            | "those"
+            | "he"
+            | "she"
+            | "they"
+            | "his"
+            | "her"
+            | "their"
+            | "him"
+            | "them"
+            | "we"
+            | "our"
+            | "you"
+            | "your"
+            | "i"
+            | "my"
+            | "me"
+            | "which"
+            | "who"
+            | "whom"
+            | "whose"
+            | "there"
+            | "than"
+            | "then"
+            | "so"
+            | "such"
+            | "also"
+            | "into"
+            | "will"
+            | "would"
+            | "can"
+            | "could"
+            | "should"
+            | "may"
+            | "might"
+            | "shall"
+            | "must"
+            | "it's"
+            | "i'm"
+            | "s"
+            | "what"
+            | "when"
+            | "where"
+            | "how"
+            | "while"
+            | "both"
+            | "each"
+            | "other"
+            | "own"
+            | "same"
+            | "very"
+            | "just"
+            | "about"
+            | "over"
+            | "under"
+            | "more"
+            | "less"
+            | "most"
+            | "after"
+            | "before"
+            | "during"
+            | "since"
+            | "until"
+            | "up"
+            | "out"
+            | "all"
+            | "any"
+            | "some"
+            | "only"
+            | "too"
+            | "now"
+            | "not"
+            | "no"
+            | "never"
+    )
 }
 
 /// Pronouns and determiners: a span made only of these is a re-reference, not a new value.
 pub fn is_reference_word(w: &str) -> bool {
-    const REF: &[&str] = &[
-        "he", "she", "it", "they", "his", "her", "its", "their", "him", "them", "this", "that",
-        "these", "those", "the", "a", "an", "we", "our", "i", "my", "you", "your", "one", "who",
-        "which", "there", "here",
-    ];
-    REF.contains(&w)
+    matches!(
+        w,
+        "he" | "she"
+            | "it"
+            | "they"
+            | "his"
+            | "her"
+            | "its"
+            | "their"
+            | "him"
+            | "them"
+            | "this"
+            | "that"
+            | "these"
+            | "those"
+            | "the"
+            | "a"
+            | "an"
+            | "we"
+            | "our"
+            | "i"
+            | "my"
+            | "you"
+            | "your"
+            | "one"
+            | "who"
+            | "which"
+            | "there"
+            | "here"
+    )
 }
 
 pub fn is_cjk_particle(w: &str) -> bool {
@@ -37,46 +159,46 @@ pub fn is_cjk_particle(w: &str) -> bool {
 /// Negators. `strong` excludes words that also occur in affirmative idioms ("stopped" as a
 /// narrative verb, "无" inside compounds such as "无线").
 pub fn is_negator(w: &str) -> bool {
-    const NEG: &[&str] = &[
-        "not",
-        "no",
-        "never",
-        "none",
-        "nobody",
-        "nothing",
-        "neither",
-        "nor",
-        "cannot",
-        "without",
-        "nowhere",
-        "stopped",
-        "ceased",
-        "discontinued",
-        "unable",
-        "failed",
-        "failing",
-        // Contractions some sources split at the apostrophe ("wasn ’ t").
-        "isn",
-        "wasn",
-        "aren",
-        "weren",
-        "doesn",
-        "didn",
-        "hasn",
-        "haven",
-        "hadn",
-        "couldn",
-        "wouldn",
-        "shouldn",
-        "不",
-        "没",
-        "未",
-        "无",
-        "非",
-        "别",
-        "否",
-    ];
-    NEG.contains(&w) || w.ends_with("n't")
+    matches!(
+        w,
+        "not"
+            | "no"
+            | "never"
+            | "none"
+            | "nobody"
+            | "nothing"
+            | "neither"
+            | "nor"
+            | "cannot"
+            | "without"
+            | "nowhere"
+            | "stopped"
+            | "ceased"
+            | "discontinued"
+            | "unable"
+            | "failed"
+            | "failing"
+            // Contractions some sources split at the apostrophe ("wasn ’ t").
+            | "isn"
+            | "wasn"
+            | "aren"
+            | "weren"
+            | "doesn"
+            | "didn"
+            | "hasn"
+            | "haven"
+            | "hadn"
+            | "couldn"
+            | "wouldn"
+            | "shouldn"
+            | "不"
+            | "没"
+            | "未"
+            | "无"
+            | "非"
+            | "别"
+            | "否"
+    ) || w.ends_with("n't")
 }
 
 /// Words that open a clause inside a span (a modal, a relative pronoun, "due to"): a span
@@ -236,41 +358,37 @@ pub fn is_restrictor(w: &str) -> bool {
 /// Cardinal number words that commonly quantify nouns ("won two titles"). "one" is left out
 /// because it is more often a pronoun.
 pub fn number_word(w: &str) -> Option<f64> {
-    const WORDS: &[&str] = &[
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-    ];
-    if w == "one" {
-        return None;
-    }
-    if let Some(i) = WORDS.iter().position(|x| *x == w) {
-        return Some(i as f64);
-    }
-    const TENS: &[&str] = &[
-        "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
-    ];
-    TENS.iter()
-        .position(|x| *x == w)
-        .map(|i| (i as f64 + 3.0) * 10.0)
+    // A match, not a scan of a list: every word of every memory is looked up.
+    Some(match w {
+        "zero" => 0.0,
+        "two" => 2.0,
+        "three" => 3.0,
+        "four" => 4.0,
+        "five" => 5.0,
+        "six" => 6.0,
+        "seven" => 7.0,
+        "eight" => 8.0,
+        "nine" => 9.0,
+        "ten" => 10.0,
+        "eleven" => 11.0,
+        "twelve" => 12.0,
+        "thirteen" => 13.0,
+        "fourteen" => 14.0,
+        "fifteen" => 15.0,
+        "sixteen" => 16.0,
+        "seventeen" => 17.0,
+        "eighteen" => 18.0,
+        "nineteen" => 19.0,
+        "twenty" => 20.0,
+        "thirty" => 30.0,
+        "forty" => 40.0,
+        "fifty" => 50.0,
+        "sixty" => 60.0,
+        "seventy" => 70.0,
+        "eighty" => 80.0,
+        "ninety" => 90.0,
+        _ => return None,
+    })
 }
 
 pub fn scale_word(w: &str) -> Option<f64> {
@@ -287,28 +405,21 @@ pub fn scale_word(w: &str) -> Option<f64> {
 }
 
 pub fn month(w: &str) -> Option<u32> {
-    const M: &[&str] = &[
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ];
-    if let Some(i) = M.iter().position(|m| *m == w) {
-        return Some(i as u32 + 1);
-    }
-    let short = [
-        "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-    ];
-    let months = [1, 2, 3, 4, 6, 7, 8, 9, 9, 10, 11, 12];
-    short.iter().position(|m| *m == w).map(|i| months[i])
+    Some(match w {
+        "january" | "jan" => 1,
+        "february" | "feb" => 2,
+        "march" | "mar" => 3,
+        "april" | "apr" => 4,
+        "may" => 5,
+        "june" | "jun" => 6,
+        "july" | "jul" => 7,
+        "august" | "aug" => 8,
+        "september" | "sep" | "sept" => 9,
+        "october" | "oct" => 10,
+        "november" | "nov" => 11,
+        "december" | "dec" => 12,
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

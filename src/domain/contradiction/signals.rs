@@ -4,6 +4,9 @@
 //! differ, never on the mere presence of a cue word, because cue words are common in agreeing
 //! text too.
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
 use super::align::{Alignment, Hunk};
 use super::change;
 use super::lexicon;
@@ -30,7 +33,10 @@ pub struct Side {
     /// What each value measures, by index into `values` (see `numeric::keyed_change`).
     pub value_keys: Vec<super::numeric::Key>,
     /// Tokens that open a phrase of `shifts`, in order (see `change::Lexed`).
-    pub phrase_starts: Vec<(usize, &'static str)>,
+    pub phrase_starts: Vec<(usize, u64)>,
+    /// How many universal quantifiers and restrictors the text holds (see [`scope`]).
+    pub universals: usize,
+    pub restrictors: usize,
 }
 
 impl Side {
@@ -55,13 +61,14 @@ impl Side {
             identifiers: Default::default(),
             value_keys: Vec::new(),
             phrase_starts: Vec::new(),
+            universals: 0,
+            restrictors: 0,
         };
         // What the rules read of one side alone, worked out once per memory.
-        side.replacement_cues = lexicon::REPLACEMENT_CUES
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| has_phrase(&side, c))
-            .fold(0, |bits, (i, _)| bits | 1 << i);
+        side.replacement_cues = replacement_cues(&side);
+        let count = |f: fn(&str) -> bool| side.tokens.iter().filter(|t| f(&t.norm)).count();
+        (side.universals, side.restrictors) =
+            (count(lexicon::is_universal), count(lexicon::is_restrictor));
         side.environments = subjects::environments(&side);
         side.identifiers = subjects::identifiers(&side);
         side.value_keys = super::numeric::keys(&side);
@@ -252,33 +259,54 @@ pub fn replacement(old: &Side, new: &Side) -> Option<Evidence> {
     ))
 }
 
-fn has_phrase(side: &Side, phrase: &str) -> bool {
-    let words: Vec<&str> = if phrase.is_ascii() {
-        phrase.split(' ').collect()
-    } else {
-        phrase
-            .char_indices()
-            .map(|(i, c)| &phrase[i..i + c.len_utf8()])
-            .collect()
-    };
+/// Which replacement cues a side holds, one bit per cue: each token is looked up once among
+/// the cues' first words, and only the cues it opens are compared further.
+fn replacement_cues(side: &Side) -> u64 {
+    static BY_FIRST: LazyLock<HashMap<&'static str, Vec<usize>>> = LazyLock::new(|| {
+        let mut by_first: HashMap<&'static str, Vec<usize>> = HashMap::new();
+        for (i, cue) in lexicon::REPLACEMENT_CUES.iter().enumerate() {
+            if let Some(first) = phrase_words(cue).next() {
+                by_first.entry(first).or_default().push(i);
+            }
+        }
+        by_first
+    });
+    let mut bits = 0;
+    for (at, t) in side.tokens.iter().enumerate() {
+        for &i in BY_FIRST.get(t.norm.as_str()).into_iter().flatten() {
+            if phrase_at(side, at, lexicon::REPLACEMENT_CUES[i]) {
+                bits |= 1 << i;
+            }
+        }
+    }
+    bits
+}
+
+/// Whether the tokens from `at` spell `phrase`.
+fn phrase_at(side: &Side, at: usize, phrase: &str) -> bool {
+    let n = phrase_words(phrase).count();
     side.tokens
-        .windows(words.len())
-        .any(|w| w.iter().zip(&words).all(|(t, x)| t.norm == *x))
+        .get(at..at + n)
+        .is_some_and(|w| w.iter().zip(phrase_words(phrase)).all(|(t, x)| t.norm == x))
+}
+
+/// The words of an ASCII phrase, or the characters of another.
+fn phrase_words(phrase: &str) -> impl Iterator<Item = &str> {
+    let ascii = phrase.is_ascii();
+    let words = phrase.split(' ').filter(move |_| ascii);
+    let chars = phrase
+        .char_indices()
+        .filter(move |_| !ascii)
+        .map(|(i, c)| &phrase[i..i + c.len_utf8()]);
+    words.chain(chars)
 }
 
 /// Universal quantifier on one side and a restrictor on the other. Inside a hunk of a near
 /// duplicate this is a real narrowing; elsewhere it is weak (Wikipedia-style text says "the
 /// only" constantly), so it stays below the flagging threshold.
 pub fn scope(old: &Side, new: &Side, al: Option<&Alignment>) -> Option<Evidence> {
-    let count = |s: &Side, f: fn(&str) -> bool| s.tokens.iter().filter(|t| f(&t.norm)).count();
-    let (ua, ra) = (
-        count(old, lexicon::is_universal),
-        count(old, lexicon::is_restrictor),
-    );
-    let (ub, rb) = (
-        count(new, lexicon::is_universal),
-        count(new, lexicon::is_restrictor),
-    );
+    let (ua, ra) = (old.universals, old.restrictors);
+    let (ub, rb) = (new.universals, new.restrictors);
     let narrowed = ua > ub && rb > ra;
     let widened = ub > ua && ra > rb;
     if !narrowed && !widened {
