@@ -127,7 +127,7 @@ pub struct Lexed<'a> {
     tokens: &'a [Token],
     /// Index of `tokens[0]` in the side.
     from: usize,
-    firsts: &'a [(usize, u64)],
+    firsts: &'a [(usize, &'static str)],
 }
 
 impl<'a> Lexed<'a> {
@@ -142,15 +142,14 @@ impl<'a> Lexed<'a> {
     }
 }
 
-/// The tokens that are the first word of a phrase of `shifts`: their indices and the keys of
-/// their words, found once per memory in one pass.
-pub(super) fn phrase_starts(tokens: &[Token]) -> Vec<(usize, u64)> {
+/// The tokens that are the first word of a phrase of `shifts`, with their indices: found once
+/// per memory, in one pass.
+pub(super) fn phrase_starts(tokens: &[Token]) -> Vec<(usize, &'static str)> {
     tokens
         .iter()
         .enumerate()
         .filter(|(_, t)| t.kind != Kind::Number && t.norm.len() <= LONGEST_FIRST)
-        .filter(|(_, t)| FIRSTS.contains(t.norm.as_str()))
-        .map(|(i, t)| (i, super::tokens::key(&t.norm)))
+        .filter_map(|(i, t)| FIRSTS.get(t.norm.as_str()).map(|f| (i, *f)))
         .collect()
 }
 
@@ -226,10 +225,15 @@ fn first_part(pattern: &str) -> &str {
 /// part of the match): ASCII patterns word by word, others character by character; `…`
 /// matches a gap of one to four tokens.
 fn find(tokens: &Lexed, pattern: &str) -> Option<Vec<usize>> {
-    // A match starts at a token holding the pattern's first word: only those are tried, found
-    // by the key of the word.
-    let first = super::tokens::key(first_part(pattern));
-    let mut starts = tokens.firsts.iter().filter(|(_, k)| *k == first).peekable();
+    // A match starts at a token holding the pattern's first word: only those are tried. Most
+    // first words differ from the pattern's in their first byte, which is compared before
+    // calling into `memcmp`.
+    let opens = |f: &str| {
+        f.as_bytes().first() == pattern.as_bytes().first()
+            && pattern.starts_with(f)
+            && (!f.is_ascii() || pattern.as_bytes().get(f.len()).is_none_or(|b| *b == b' '))
+    };
+    let mut starts = tokens.firsts.iter().filter(|(_, f)| opens(f)).peekable();
     starts.peek()?;
     let (parts, n) = parts(pattern);
     starts.find_map(|(i, _)| match_at(tokens.tokens, i - tokens.from, &parts[..n]))

@@ -33,7 +33,7 @@ pub struct Side {
     /// What each value measures, by index into `values` (see `numeric::keyed_change`).
     pub value_keys: Vec<super::numeric::Key>,
     /// Tokens that open a phrase of `shifts`, in order (see `change::Lexed`).
-    pub phrase_starts: Vec<(usize, u64)>,
+    pub phrase_starts: Vec<(usize, &'static str)>,
     /// How many universal quantifiers and restrictors the text holds (see [`scope`]).
     pub universals: usize,
     pub restrictors: usize,
