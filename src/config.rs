@@ -182,6 +182,10 @@ pub struct EvalArgs {
     /// Judge pairs with the pure rules only (no store, no index): times the rules alone.
     #[arg(long)]
     pub rules_only: bool,
+    /// Also print every missed contradiction and every false alarm, one JSON line each, to
+    /// stderr: what a rule change gained or lost.
+    #[arg(long)]
+    pub errors: bool,
 }
 
 /// A string that `Debug` prints as `***` (database URLs carry passwords, keys are keys).

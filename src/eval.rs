@@ -161,12 +161,17 @@ pub async fn run(args: EvalArgs) -> anyhow::Result<()> {
         let (ea, eb) = embeddings.get(&p.id.to_string()).cloned().unzip();
         let a = node(title_of(p, &p.a), &p.a, &scope, ea)?;
         let b = node(title_of(p, &p.b), &p.b, &scope, eb)?;
+        let mut why = String::new();
         let tiers: Vec<String> = if args.rules_only {
             let cfg = DetectConfig {
                 sensitivity: args.sensitivity,
                 ..DetectConfig::default()
             };
-            assess(&memory(&b), &memory(&a), &cfg)
+            let verdict = assess(&memory(&b), &memory(&a), &cfg);
+            if let Some(v) = &verdict {
+                why.clone_from(&v.explanation);
+            }
+            verdict
                 .map(|v| v.tier.as_str().to_owned())
                 .into_iter()
                 .collect()
@@ -177,6 +182,12 @@ pub async fn run(args: EvalArgs) -> anyhow::Result<()> {
         };
         let truth = p.label == "contradiction";
         let flagged = !tiers.is_empty();
+        if args.errors && truth != flagged {
+            let kind = if truth { "missed" } else { "false_alarm" };
+            let line =
+                serde_json::json!({"error": kind, "id": p.id, "a": p.a, "b": p.b, "why": why});
+            eprintln!("{line}");
+        }
         overall.add(truth, flagged);
         by_source
             .entry(p.source.clone().unwrap_or_else(|| "-".into()))
