@@ -256,6 +256,11 @@ fn has(tokens: &Lexed, patterns: &[&str]) -> bool {
 
 /// A light root for matching word forms: "deploying" ~ "deploy", "owned" ~ "owns".
 fn root(w: &str) -> &str {
+    // Suffixes and doubled consonants are English spelling; slicing other scripts by byte
+    // would cut a character in two.
+    if !w.is_ascii() {
+        return w;
+    }
     let mut s = w;
     for suffix in ["ing", "ed", "es", "s"] {
         if s.len() > suffix.len() + 2 && s.ends_with(suffix) {
@@ -602,6 +607,8 @@ mod tests {
             assert!(same_root(a, b), "{a} {b}");
         }
         assert!(!same_root("own", "town"));
+        // A Hangul syllable whose last two bytes are equal is left whole.
+        assert_eq!(root("담배"), "담배");
     }
 
     #[test]
