@@ -14,6 +14,7 @@ use super::categories;
 use super::lexicon;
 use super::shifts;
 use super::signals::{Evidence, Side};
+use super::slots;
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
@@ -383,6 +384,9 @@ pub fn collect(old: &Body, new: &Body, topical: bool, titled: bool) -> Changes {
     out.extend(policy(to, tn, topical).or_else(|| policy(tn, to, topical)));
     out.extend(antonym(to, tn, topical));
     out.extend(voice(to, tn).or_else(|| voice(tn, to)));
+    let (o, n) = (old.tokens(), new.tokens());
+    out.extend(slots::replaced(o, old.side.text, n, new.side.text));
+    out.extend(slots::exclusive_state(o, old.side.text, n, new.side.text));
     if same_head(old, new) {
         let (o, n) = (old.tokens(), new.tokens());
         out.extend(categories::swapped_kind(o, old.side.text, n, new.side.text));

@@ -22,6 +22,7 @@ mod numeric;
 mod screen;
 mod shifts;
 mod signals;
+mod slots;
 mod subjects;
 mod tokens;
 mod values;
@@ -299,9 +300,9 @@ fn overlap_of(a: &Text, b: &Text) -> f64 {
 /// Heuristic tier: the overlap gate, then the strongest opposing signal. Change language
 /// (a replaced value, an ended state, a reversed policy, an antonym) is also judged below the
 /// gate when the memories share their subject, because such statements are short and rarely
-/// repeat the old value. A question asserts nothing.
+/// repeat the old value. A question, stored or new, asserts nothing.
 fn heuristic(old: &Text, new: &Text, cfg: &DetectConfig, titled: bool) -> Option<Verdict> {
-    if change::is_question(&new.text) {
+    if change::is_question(&new.text) || change::is_question(&old.text) {
         return None;
     }
     let (so, sn) = (Side::analyse(&old.text), Side::analyse(&new.text));

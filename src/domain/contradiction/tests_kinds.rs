@@ -301,3 +301,84 @@ fn different_events_scopes_and_questions_are_not_flagged() {
         ],
     );
 }
+
+#[test]
+fn a_single_valued_attribute_with_another_value_is_flagged() {
+    all_flagged(
+        "profile",
+        &[
+            ("I live in Berlin.", "I moved to Lisbon last month."),
+            ("User lives in San Francisco", "User lives in New York"),
+            ("User is based in London", "User relocated to Paris"),
+            (
+                "I work at Google as a software engineer.",
+                "I work at Microsoft now.",
+            ),
+            ("User's name is Alice", "User's name is Alicia"),
+            (
+                "My job title is senior engineer.",
+                "My job title is engineering manager.",
+            ),
+            ("I use VS Code as my editor.", "I switched to Neovim."),
+        ],
+    );
+}
+
+#[test]
+fn a_single_valued_attribute_with_another_value_is_flagged_in_chinese_and_korean() {
+    all_flagged(
+        "profile",
+        &[
+            ("我住在北京", "我搬到上海了"),
+            ("用户在谷歌工作", "用户跳槽到了微软"),
+            ("我在北京工作", "我现在在深圳工作"),
+            ("我叫张三", "我叫李四"),
+            ("저는 서울에 살아요", "저는 부산으로 이사했어요"),
+            ("저는 구글에서 일해요", "저는 네이버에서 일해요"),
+        ],
+    );
+}
+
+#[test]
+fn exclusive_states_of_a_person_are_flagged() {
+    all_flagged(
+        "profile",
+        &[
+            ("I am vegetarian.", "I eat meat."),
+            ("User is vegetarian", "User eats chicken and beef"),
+            ("I am single.", "I got married in June."),
+            ("我是素食主义者", "我开始吃肉了"),
+            ("我单身", "我结婚了"),
+            ("저는 채식주의자입니다", "저는 고기를 먹어요"),
+        ],
+    );
+}
+
+#[test]
+fn many_valued_attributes_relatives_and_scoped_values_are_not_flagged() {
+    none_flagged(
+        "profile",
+        &[
+            ("User likes pizza", "User likes pasta"),
+            ("I visited Paris.", "I visited Rome."),
+            ("User speaks English", "User speaks French"),
+            (
+                "User is allergic to peanuts",
+                "User is allergic to shellfish",
+            ),
+            ("I like cats.", "I like dogs."),
+            ("我喜欢猫", "我喜欢狗"),
+            ("我会说英语", "我会说法语"),
+            ("I am 25 years old.", "My brother is 30 years old."),
+            ("I live in Berlin.", "My sister lives in Lisbon."),
+            ("我住在北京", "我妈妈住在上海"),
+            (
+                "User wakes up at 6 am on weekdays",
+                "User wakes up at 9 am on weekends",
+            ),
+            ("I am pescatarian.", "I eat fish on Fridays."),
+            ("I am vegetarian.", "I don't eat meat."),
+            ("I used to live in Madrid.", "I moved to Rome."),
+        ],
+    );
+}
