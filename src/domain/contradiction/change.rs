@@ -361,6 +361,9 @@ pub struct Changes {
     pub evidence: Vec<Evidence>,
     /// The new memory presents itself as an addition: no replacement evidence stands.
     pub adds: bool,
+    /// One memory speaks of the past ("used to"), the other of the present: nothing the two
+    /// say opposes the other.
+    pub past: bool,
 }
 
 /// Change evidence for a pair. `topical` says the pair already passed the overlap gate;
@@ -376,6 +379,7 @@ pub fn collect(old: &Body, new: &Body, topical: bool, titled: bool) -> Changes {
         return Changes {
             evidence: Vec::new(),
             adds,
+            past: true,
         };
     }
     let mut out = Vec::new();
@@ -394,6 +398,7 @@ pub fn collect(old: &Body, new: &Body, topical: bool, titled: bool) -> Changes {
     Changes {
         evidence: out,
         adds,
+        past: false,
     }
 }
 

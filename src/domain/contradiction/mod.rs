@@ -332,6 +332,9 @@ fn heuristic(old: &Text, new: &Text, cfg: &DetectConfig, titled: bool) -> Option
     if changes.adds {
         evidence.retain(|e| e.signal != Signal::Replacement);
     }
+    if changes.past {
+        evidence.clear();
+    }
     combine(evidence, overlap)
 }
 

@@ -39,7 +39,13 @@ pub fn aligned_change(old: &Side, new: &Side, al: &Alignment) -> Vec<Evidence> {
     }
     // A figure beside a swapped day is another event's ("wakes at 6 on weekdays" / "at 9 on
     // weekends").
-    if signals::days_swapped(old, new, al) {
+    // Likewise beside another object of a many-valued verb: "visited Rome in 2019" / "visited
+    // Paris in 2021" are two visits.
+    let other_object = al
+        .hunks
+        .iter()
+        .any(|h| !h.a.is_empty() && !h.b.is_empty() && signals::many_valued_object(old, h.a.start));
+    if signals::days_swapped(old, new, al) || other_object {
         return out;
     }
     let moments = different_moments(old, new);

@@ -8,6 +8,7 @@ use super::align::{Alignment, Hunk};
 use super::change;
 use super::lexicon;
 use super::shifts;
+use super::slots;
 use super::subjects;
 use super::tokens::{Kind, Token};
 use super::values::Value;
@@ -319,6 +320,12 @@ pub fn enum_swap(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
     if many_valued_object(old, swap.a.start) {
         return None;
     }
+    // Another attribute's verb says a second thing: "lives in Tokyo" / "works in Tokyo".
+    if let ([a], [b]) = (&old.tokens[swap.a.clone()], &new.tokens[swap.b.clone()])
+        && slots::other_attribute(&a.norm, &b.norm)
+    {
+        return None;
+    }
     // A swap that opens the sentence swaps its subject: "Frank is based in London" / "Grace
     // is based in London" are facts about two people.
     if subjects::opens_subject(old, swap.a.clone()) && subjects::opens_subject(new, swap.b.clone())
@@ -342,7 +349,7 @@ pub fn enum_swap(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
 
 /// Whether the span starting at `at` is the object of a many-valued verb: the verb right
 /// before it, or before a preposition or a second CJK character ("allergic to", "喜欢").
-fn many_valued_object(s: &Side, at: usize) -> bool {
+pub fn many_valued_object(s: &Side, at: usize) -> bool {
     let before = |k: usize| at.checked_sub(k).map(|i| s.tokens[i].norm.as_str());
     let many = |w: Option<&str>| w.is_some_and(shifts::is_many_valued);
     let cjk_verb = matches!(

@@ -93,6 +93,7 @@ const PHRASES: &[Phrase] = &[
     p(Residence, &["搬", "去"], After, true),
     p(Residence, &["에", "살"], Before, false),
     p(Residence, &["에", "서", "살"], Before, false),
+    p(Residence, &["에", "산", "다"], Before, false),
     p(Residence, &["에", "거", "주"], Before, false),
     p(Residence, &["으", "로", "이", "사"], Before, true),
     p(Residence, &["로", "이", "사"], Before, true),
@@ -159,6 +160,18 @@ const PHRASES: &[Phrase] = &[
     p(Choice, &["로", "바", "꿨"], Before, true),
     p(Choice, &["으", "로", "바", "꿨"], Before, true),
 ];
+
+/// Whether two verbs state different single-valued attributes ("lives" / "works"): swapping
+/// one for the other says a second thing, not a changed one.
+pub fn other_attribute(a: &str, b: &str) -> bool {
+    let attr = |w: &str| {
+        PHRASES
+            .iter()
+            .find(|p| p.words[0] == w && p.words.len() > 1 && !p.change)
+            .map(|p| p.attr)
+    };
+    matches!((attr(a), attr(b)), (Some(x), Some(y)) if x != y)
+}
 
 /// Copulas that may state a job: the cheap test for [`occupation`].
 fn copula(w: &str) -> bool {

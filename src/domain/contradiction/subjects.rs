@@ -408,8 +408,9 @@ fn relatives<'s>(side: &'s Side) -> Vec<&'s str> {
         }
         // Only a possessive that opens its sentence names its subject: "*my brother* is 30",
         // "*用户的*妈妈"; "they visit my grandmother" is about "they".
+        let opens = |k: usize| k == opened || (k == opened + 1 && ts[opened].norm == "the");
         let at_start =
-            i > 0 && (i - 1 == opened || (ts[i - 1].norm == "的" && i - opened <= SUBJECT_REACH));
+            i > 0 && (opens(i - 1) || (ts[i - 1].norm == "的" && i - opened <= SUBJECT_REACH));
         if !at_start {
             continue;
         }

@@ -158,6 +158,10 @@ fn policy_reversals_and_antonyms_are_flagged() {
             ("周五允许发布", "周五禁止发布"),
             ("团队预算增加了", "团队预算减少了"),
             ("他总是提前到会", "他从不提前到会"),
+            (
+                "Notifications are turned on.",
+                "Notifications are turned off.",
+            ),
             ("금요일 배포는 허용", "금요일 배포는 금지"),
             ("항상 코드 리뷰를 한다", "절대 코드 리뷰를 한다"),
         ],
@@ -182,6 +186,7 @@ fn ending_a_state_is_flagged() {
             ("Carl works at Initech.", "Carl no longer works at Initech."),
             ("I don't smoke.", "I started smoking again."),
             ("Frank runs every morning.", "Frank stopped running."),
+            ("I own a Tesla.", "I sold my Tesla."),
             ("小王在字节跳动工作", "小王已经从字节跳动离职"),
             ("我每天喝咖啡", "我戒了咖啡"),
         ],
@@ -320,6 +325,8 @@ fn a_single_valued_attribute_with_another_value_is_flagged() {
                 "My job title is engineering manager.",
             ),
             ("I use VS Code as my editor.", "I switched to Neovim."),
+            ("User is a software engineer", "User is a product manager"),
+            ("My birthday is March 5.", "My birthday is April 10."),
         ],
     );
 }
@@ -335,6 +342,9 @@ fn a_single_valued_attribute_with_another_value_is_flagged_in_chinese_and_korean
             ("我叫张三", "我叫李四"),
             ("저는 서울에 살아요", "저는 부산으로 이사했어요"),
             ("저는 구글에서 일해요", "저는 네이버에서 일해요"),
+            ("사용자는 부산에 산다", "사용자는 대구로 이사했다"),
+            ("用户是老师", "用户是医生"),
+            ("저는 학생이에요", "저는 회사원이에요"),
         ],
     );
 }
@@ -379,6 +389,19 @@ fn many_valued_attributes_relatives_and_scoped_values_are_not_flagged() {
             ("I am pescatarian.", "I eat fish on Fridays."),
             ("I am vegetarian.", "I don't eat meat."),
             ("I used to live in Madrid.", "I moved to Rome."),
+            ("I used to smoke.", "I don't smoke."),
+            ("The user lives in Tokyo.", "The user works in Tokyo."),
+            (
+                "The user lives in Tokyo.",
+                "The user's parents live in Osaka.",
+            ),
+            (
+                "The user visited Rome in 2019.",
+                "The user visited Paris in 2021.",
+            ),
+            ("I am a teacher.", "I am a teacher at a high school."),
+            ("用户是老师", "用户是一名很好的老师"),
+            ("저는 서울에 살아요", "제 동생은 부산에 살아요"),
         ],
     );
 }
