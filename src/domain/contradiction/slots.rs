@@ -257,6 +257,8 @@ const MAX_CJK_VALUE: usize = 6;
 struct Statement {
     attr: Attr,
     change: bool,
+    /// "no longer works at", "不再是": the statement denies the value.
+    negated: bool,
     subject: std::ops::Range<usize>,
     value: std::ops::Range<usize>,
     /// The rest of the clause after the value ("for data work", "on weekends").
@@ -264,18 +266,46 @@ struct Statement {
 }
 
 /// A changed single-valued attribute: both memories state it of the same subject, with values
-/// neither of which contains the other.
+/// neither of which contains the other; or one denies the value the other states ("I am a
+/// student" / "不再是学生", "Lives in Berlin" / "I don't live in Berlin").
 pub fn replaced(old: &[Token], old_text: &str, new: &[Token], new_text: &str) -> Option<Evidence> {
     let may = |ts: &[Token]| ts.iter().any(|t| opens(&t.norm) || copula(&t.norm));
     if !may(old) || !may(new) {
         return None;
     }
     let (so, sn) = (statements(old, old_text), statements(new, new_text));
-    so.iter().find_map(|a| {
+    let changed = so.iter().find_map(|a| {
         sn.iter()
             .filter(|b| b.attr == a.attr && (a.attr != Attr::Choice || a.change || b.change))
             .find_map(|b| conflict(a, old, old_text, b, new, new_text))
+    });
+    changed.or_else(|| {
+        so.iter().find_map(|a| {
+            sn.iter().find(|b| denies(a, old, b, new)).map(|_| {
+                let value = text_of(&old[a.value.clone()], old_text);
+                Evidence::new(
+                    Signal::Negation,
+                    ConflictType::DirectContradiction,
+                    0.7,
+                    format!("{} denied: \"{value}\"", a.attr.describe()),
+                )
+            })
+        })
     })
+}
+
+/// Whether one statement denies the value the other states, of the same subject.
+fn denies(a: &Statement, old: &[Token], b: &Statement, new: &[Token]) -> bool {
+    let (va, vb) = (&old[a.value.clone()], &new[b.value.clone()]);
+    a.attr == b.attr
+        && a.negated != b.negated
+        && subject(&old[a.subject.clone()]) == subject(&new[b.subject.clone()])
+        && contains(va, vb)
+        && contains(vb, va)
+}
+
+fn text_of(ts: &[Token], text: &str) -> String {
+    text[ts[0].start..ts[ts.len() - 1].end].to_string()
 }
 
 fn conflict(
@@ -286,6 +316,9 @@ fn conflict(
     new: &[Token],
     new_text: &str,
 ) -> Option<Evidence> {
+    if a.negated || b.negated {
+        return None;
+    }
     if subject(&old[a.subject.clone()]) != subject(&new[b.subject.clone()]) {
         return None;
     }
@@ -448,15 +481,13 @@ fn occupation(ts: &[Token], text: &str) -> Option<Statement> {
             (article + 1..i + 1, copula)
         };
         let start = clause_start(ts, text, value.start);
-        if start > subject_end
-            || subject(&ts[start..subject_end]) != ["@"]
-            || negated(ts, value.start)
-        {
+        if start > subject_end || subject(&ts[start..subject_end]) != ["@"] {
             return None;
         }
         Some(Statement {
             attr: Attr::Job,
             change: false,
+            negated: negated(ts, value.start),
             subject: start..subject_end,
             rest: value.end..value.end,
             value,
@@ -477,10 +508,11 @@ fn statements(ts: &[Token], text: &str) -> Vec<Statement> {
                 end <= ts.len() && ph.words.iter().zip(&ts[i..end]).all(|(w, t)| t.norm == *w);
             // "用户" (user) is not "用" (use).
             let user = ph.words == ["用"] && ts.get(end).is_some_and(|t| t.norm == "户");
-            if !fits || user || negated(ts, i) {
+            if !fits || user {
                 continue;
             }
-            if let Some(s) = statement(ts, text, ph, i, end) {
+            if let Some(mut s) = statement(ts, text, ph, i, end) {
+                s.negated = negated(ts, i);
                 out.push(s);
                 break;
             }
@@ -535,6 +567,7 @@ fn statement(ts: &[Token], text: &str, ph: &Phrase, from: usize, to: usize) -> O
     (!value.is_empty() && ts[value.clone()].iter().any(Token::is_content)).then_some(Statement {
         attr: ph.attr,
         change: ph.change,
+        negated: false,
         subject,
         value,
         rest,
@@ -705,6 +738,10 @@ fn filler(ts: &[Token], k: usize) -> bool {
             !t.is_content()
                 || shifts::is_cue_word(w)
                 || is_copula(w)
+                || is_time_word(w)
+                || lexicon::month(w).is_some()
+                || lexicon::is_negator(w)
+                || lexicon::is_negation_filler(w)
                 || matches!(
                     w,
                     "also" | "still" | "always" | "usually" | "actually" | "finally"
@@ -713,9 +750,10 @@ fn filler(ts: &[Token], k: usize) -> bool {
         }
         Kind::Cjk => {
             lexicon::is_cjk_particle(w)
+                || lexicon::is_negator(w)
                 || matches!(
                     w,
-                    "는" | "은" | "이" | "가" | "도" | "요" | "也" | "还" | "都"
+                    "는" | "은" | "이" | "가" | "도" | "요" | "也" | "还" | "都" | "再" | "안"
                 )
                 || ts.get(k + 1).is_some_and(|n| adverb_pair(w, &n.norm))
         }

@@ -405,3 +405,17 @@ fn many_valued_attributes_relatives_and_scoped_values_are_not_flagged() {
         ],
     );
 }
+
+#[test]
+fn a_denied_attribute_value_is_flagged() {
+    all_flagged(
+        "profile",
+        &[
+            ("我是学生", "我已经毕业了，不再是学生"),
+            (
+                "Lives in Berlin",
+                "Since June I don't live in Berlin, I travel full time.",
+            ),
+        ],
+    );
+}
