@@ -38,7 +38,7 @@ pub fn rarest_tokens(
 
 /// Postings the index may rank per candidate search, and how many tokens it may use: the same
 /// budget on both databases, so both retrieve the same candidates.
-const RANKING_BUDGET: i64 = 2_000;
+pub const RANKING_BUDGET: i64 = 2_000;
 const MIN_QUERY_TOKENS: usize = 2;
 const MAX_QUERY_TOKENS: usize = 12;
 

@@ -76,6 +76,9 @@ async fn lock_in_order<B: Backend>(
     sql: &'static str,
     mut ids: Vec<Uuid>,
 ) -> StoreResult<()> {
+    if ids.is_empty() {
+        return Ok(());
+    }
     ids.sort_unstable();
     ids.dedup();
     B::query(sql).arg(Ids(&ids)).all(conn).await?;

@@ -109,7 +109,8 @@ pub async fn insert<B: Backend>(
     .arg(tokens)
     .run(conn)
     .await?;
-    write_labels::<B>(conn, node.id, &node.labels).await
+    // A new node has no label rows to replace.
+    insert_labels::<B>(conn, node.id, &node.labels).await
 }
 
 /// Replaces the label index rows of a node.
@@ -122,6 +123,14 @@ pub async fn write_labels<B: Backend>(
         .arg(Id(id))
         .run(conn)
         .await?;
+    insert_labels::<B>(conn, id, labels).await
+}
+
+async fn insert_labels<B: Backend>(
+    conn: &mut Conn<B>,
+    id: Uuid,
+    labels: &[String],
+) -> StoreResult<()> {
     if !labels.is_empty() {
         B::query(B::INSERT_LABELS)
             .arg(Texts(labels))

@@ -256,9 +256,9 @@ impl Backend for SqliteStore {
         search::candidates_by_tokens(conn, q).await
     }
 
-    /// FTS5's own integrity check.
+    /// FTS5's own integrity check, and a recount of the token statistics.
     async fn check_text_index(&self) -> StoreResult<Vec<Violation>> {
-        Ok(search::check_index(&self.pool).await.into_iter().collect())
+        Ok(search::check_index(&self.pool).await)
     }
 
     /// One process serves one database file: its waiters are woken in process.

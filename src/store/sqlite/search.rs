@@ -1,9 +1,9 @@
 //! Full-text search on SQLite (an FTS5 table over `search_tokens`, kept by triggers), its token
-//! statistics (`nodes_fts_vocab`), and the checks that read JSON with `json_each`.
+//! statistics (`token_docs`, kept by triggers too), and the checks that read JSON with `json_each`.
 
 use sqlx::{Row, Sqlite, SqliteConnection, SqlitePool};
 
-use crate::domain::retrieval::query_tokens;
+use crate::domain::retrieval::{RANKING_BUDGET, query_tokens};
 use crate::store::backend::{Id, QueryExt, Texts};
 use crate::store::check::JsonSql;
 use crate::store::sql::node_columns;
@@ -40,8 +40,14 @@ pub(super) use remembered;
 /// The index is searched first and materialised: left to itself, SQLite's planner (3.51)
 /// scans `nodes` by scope and runs the full-text query once per row, which took seconds at
 /// 10k nodes. Only the best-ranked hits are then filtered by scope, type and state.
+///
+/// `bm25` costs about a microsecond per matching row, and even a write's rarest words can
+/// match thousands of rows in a large store, so only the newest `$7` matches (FTS5 walks its
+/// postings in rowid order without ranking them) are ranked: the search costs the same at
+/// 10k nodes as at 100k, and below `$7` matches it is the plain best-ranked search.
 const CANDIDATES_BY_TOKENS: &str = concat!(
-    "with hits as materialized (select rowid, rank from nodes_fts where nodes_fts match $1 \
+    "with hits as materialized (select rowid, rank from \
+        (select rowid, rank from nodes_fts where nodes_fts match $1 order by rowid desc limit $7) \
      order by rank limit $6) \
      select ",
     node_columns!("n", ""),
@@ -52,6 +58,11 @@ const CANDIDATES_BY_TOKENS: &str = concat!(
        and ($4 is null or n.node_id <> $4) \
      order by hits.rank limit $5"
 );
+
+/// Most index matches ranked per search: the same number of postings the rarest-token
+/// policy aims for (`domain::retrieval`), which a write exceeds only when even its two
+/// rarest words are common.
+const RANKED_MATCHES: i64 = RANKING_BUDGET;
 
 /// Index hits examined per candidate wanted: hits in other scopes, types or states are
 /// filtered out after the index ranks them.
@@ -77,7 +88,7 @@ async fn rarest(
         return Ok(Vec::new());
     }
     let rows = sqlx::query::<Sqlite>(
-        "select term, doc from nodes_fts_vocab where term in (select value from json_each($1))",
+        "select term, docs as doc from token_docs where term in (select value from json_each($1))",
     )
     .arg(Texts(tokens))
     .all(conn)
@@ -104,22 +115,49 @@ pub async fn candidates_by_tokens(
         .arg(q.exclude.map(Id))
         .arg(q.limit as i64)
         .arg((q.limit * INDEX_HITS_PER_CANDIDATE) as i64)
+        .arg(RANKED_MATCHES)
         .all(conn)
         .await
 }
 
 /// FTS5's integrity check with rank 1 also compares the index with the external content table
 /// (`nodes`) and fails on any difference: a row missing, an extra one, stale tokens.
-pub async fn check_index(pool: &SqlitePool) -> Option<Violation> {
+pub async fn check_index(pool: &SqlitePool) -> Vec<Violation> {
     let checked =
         sqlx::query("insert into nodes_fts (nodes_fts, rank) values ('integrity-check', 1)")
             .execute(pool)
             .await;
-    checked.err().map(|e| Violation {
-        invariant: "fts_out_of_step",
-        detail: format!("the full-text index does not match the nodes table: {e}"),
-    })
+    let mut out: Vec<Violation> = checked
+        .err()
+        .map(|e| Violation {
+            invariant: "fts_out_of_step",
+            detail: format!("the full-text index does not match the nodes table: {e}"),
+        })
+        .into_iter()
+        .collect();
+    match sqlx::query_scalar::<_, String>(TOKEN_DOCS_DRIFT)
+        .fetch_all(pool)
+        .await
+    {
+        Ok(terms) => out.extend(terms.into_iter().map(|term| Violation {
+            invariant: "token_docs_out_of_step",
+            detail: format!("the document frequency of {term:?} does not match the nodes table"),
+        })),
+        Err(e) => out.push(Violation {
+            invariant: "token_docs_out_of_step",
+            detail: format!("the token statistics could not be recounted: {e}"),
+        }),
+    }
+    out
 }
+
+/// Terms whose kept document frequency differs from a recount over `nodes` (at most 100).
+const TOKEN_DOCS_DRIFT: &str = "\
+    with recount as (select value as term, count(*) as docs from nodes, \
+        json_each('[\"' || replace(nodes.search_tokens, ' ', '\",\"') || '\"]') \
+        where value <> '' group by value) \
+    select coalesce(r.term, t.term) from recount r full join token_docs t on t.term = r.term \
+    where r.docs is not t.docs limit 100";
 
 /// How `concord check` reads the JSON columns (see `store::check`).
 pub const JSON: JsonSql = JsonSql {
