@@ -684,10 +684,16 @@ fn is_time_word(w: &str) -> bool {
     ) || shifts::is_day_word(w)
 }
 
+/// Most tokens of a subject that are read.
+const SUBJECT_TOKENS: usize = 8;
+
 /// Who a statement is about, as comparable words: first-person words and "user" stand for the
 /// user, as does an empty subject; adverbs and particles are dropped; a coordinated second
 /// subject ("User and Sarah") is left out.
 fn subject(ts: &[Token]) -> Vec<&str> {
+    // A subject is a few words right before its attribute; a longer span is mostly the clause
+    // of an encyclopedic sentence, and reading only its tail bounds the cost.
+    let ts = &ts[ts.len().saturating_sub(SUBJECT_TOKENS)..];
     let mut out: Vec<&str> = Vec::new();
     let mut k = 0;
     while k < ts.len() {
@@ -817,6 +823,43 @@ const PESCATARIAN: u8 = 3;
 const MEAT: u8 = 4;
 const FISH: u8 = 5;
 
+/// Whether a token can open a state or an eating phrase: the cheap test before any is tried.
+fn may_state(w: &str) -> bool {
+    matches!(
+        w,
+        "single"
+            | "married"
+            | "divorced"
+            | "engaged"
+            | "widowed"
+            | "vegetarian"
+            | "vegan"
+            | "pescatarian"
+            | "eat"
+            | "eats"
+            | "eating"
+            | "ate"
+            | "单"
+            | "已"
+            | "结"
+            | "离"
+            | "订"
+            | "素"
+            | "吃"
+            | "纯"
+            | "미"
+            | "싱"
+            | "기"
+            | "결"
+            | "이"
+            | "약"
+            | "채"
+            | "비"
+            | "고"
+            | "생"
+    )
+}
+
 /// Whether two members of a class can hold together: someone who eats fish may be a
 /// pescatarian, and may eat meat too.
 fn compatible(class: Class, a: u8, b: u8) -> bool {
@@ -876,7 +919,7 @@ fn eats(ts: &[Token], i: usize) -> Option<u8> {
 /// The exclusive states a text puts its subjects in, with the token where each is stated.
 fn states(ts: &[Token]) -> impl Iterator<Item = (Class, u8, usize)> + '_ {
     (0..ts.len()).filter_map(move |i| {
-        if negated(ts, i) {
+        if !may_state(&ts[i].norm) || negated(ts, i) {
             return None;
         }
         if let Some(food) = eats(ts, i) {
