@@ -14,7 +14,7 @@ pub fn rarest_tokens(
     budget: i64,
     min: usize,
     max: usize,
-) -> Vec<String> {
+) -> Vec<(String, i64)> {
     let is_number = |t: &str| {
         t.chars().all(|c| c.is_ascii_digit() || c == '.') && !names.iter().any(|n| n == t)
     };
@@ -31,7 +31,7 @@ pub fn rarest_tokens(
             break;
         }
         postings += df;
-        out.push(token.clone());
+        out.push((token.clone(), *df));
     }
     out
 }
@@ -42,8 +42,9 @@ pub const RANKING_BUDGET: i64 = 2_000;
 const MIN_QUERY_TOKENS: usize = 2;
 const MAX_QUERY_TOKENS: usize = 12;
 
-/// The tokens a candidate search uses, from the index's document frequencies `stats`.
-pub fn query_tokens(stats: &[(String, i64)], names: &[String]) -> Vec<String> {
+/// The tokens a candidate search uses, with their document frequencies, from the index's
+/// document frequencies `stats`.
+pub fn query_tokens(stats: &[(String, i64)], names: &[String]) -> Vec<(String, i64)> {
     rarest_tokens(
         stats,
         names,
@@ -53,9 +54,31 @@ pub fn query_tokens(stats: &[(String, i64)], names: &[String]) -> Vec<String> {
     )
 }
 
+/// How much sharing a token says about two memories being about the same thing: the rarer,
+/// the more (an inverse document frequency). The corpus size is a constant, so a token's
+/// weight does not depend on the store's size; only the weights' order and ratios matter.
+pub fn rarity(docs: i64) -> f64 {
+    (1.0 + 1_000_000.0 / docs.max(1) as f64).ln()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn names(tokens: Vec<(String, i64)>) -> Vec<String> {
+        tokens.into_iter().map(|(t, _)| t).collect()
+    }
+
+    #[test]
+    fn rarer_tokens_weigh_more_and_every_weight_is_positive() {
+        assert!(rarity(1) > rarity(2));
+        assert!(rarity(2) > rarity(2_000));
+        assert!(rarity(2_000) > rarity(100_000));
+        assert!(rarity(10_000_000) > 0.0);
+        assert_eq!(rarity(0), rarity(1));
+        // Two shared rare words outweigh one shared common word and one rare one.
+        assert!(2.0 * rarity(50) > rarity(50) + rarity(30_000));
+    }
 
     fn stats(pairs: &[(&str, i64)]) -> Vec<(String, i64)> {
         pairs.iter().map(|(t, d)| (t.to_string(), *d)).collect()
@@ -70,9 +93,12 @@ mod tests {
             ("budget", 6700),
             ("45", 140),
         ]);
-        assert_eq!(rarest_tokens(&s, &[], 2000, 2, 12), vec!["sync", "relay"]);
         assert_eq!(
-            rarest_tokens(&s, &[], 20000, 2, 12),
+            names(rarest_tokens(&s, &[], 2000, 2, 12)),
+            vec!["sync", "relay"]
+        );
+        assert_eq!(
+            names(rarest_tokens(&s, &[], 20000, 2, 12)),
             vec!["sync", "relay", "budget"]
         );
     }
@@ -81,20 +107,29 @@ mod tests {
     fn a_number_naming_the_subject_counts_as_a_word() {
         let s = stats(&[("3", 1), ("cache", 2000), ("ttl", 2000), ("9003", 1)]);
         let names = ["3".to_string()];
-        assert_eq!(rarest_tokens(&s, &names, 2000, 2, 12), vec!["3", "cache"]);
+        assert_eq!(
+            rarest_tokens(&s, &names, 2000, 2, 12),
+            vec![("3".to_string(), 1), ("cache".to_string(), 2000)]
+        );
     }
 
     #[test]
     fn numbers_are_used_only_when_too_few_words_remain() {
         let s = stats(&[("45", 3), ("ttl", 10)]);
-        assert_eq!(rarest_tokens(&s, &[], 1000, 2, 12), vec!["45", "ttl"]);
+        assert_eq!(
+            names(rarest_tokens(&s, &[], 1000, 2, 12)),
+            vec!["45", "ttl"]
+        );
         let s = stats(&[("45", 3), ("ttl", 10), ("cache", 20)]);
-        assert_eq!(rarest_tokens(&s, &[], 1000, 2, 12), vec!["ttl", "cache"]);
+        assert_eq!(
+            names(rarest_tokens(&s, &[], 1000, 2, 12)),
+            vec!["ttl", "cache"]
+        );
     }
 
     #[test]
     fn tokens_no_document_has_are_dropped() {
         let s = stats(&[("new", 0), ("cache", 5)]);
-        assert_eq!(rarest_tokens(&s, &[], 1000, 2, 12), vec!["cache"]);
+        assert_eq!(names(rarest_tokens(&s, &[], 1000, 2, 12)), vec!["cache"]);
     }
 }

@@ -109,7 +109,10 @@ async fn rarest(
             (t.clone(), ((freq * total).round() as i64).max(1))
         })
         .collect();
-    Ok(query_tokens(&stats, names))
+    Ok(query_tokens(&stats, names)
+        .into_iter()
+        .map(|(token, _)| token)
+        .collect())
 }
 
 pub async fn candidates_by_tokens(

@@ -1,9 +1,9 @@
 //! Full-text search on SQLite (an FTS5 table over `search_tokens`, kept by triggers), its token
 //! statistics (`token_docs`, kept by triggers too), and the checks that read JSON with `json_each`.
 
-use sqlx::{Row, Sqlite, SqliteConnection, SqlitePool};
+use sqlx::{AssertSqlSafe, Row, Sqlite, SqliteConnection, SqlitePool};
 
-use crate::domain::retrieval::{RANKING_BUDGET, query_tokens};
+use crate::domain::retrieval::{RANKING_BUDGET, query_tokens, rarity};
 use crate::store::backend::{Id, QueryExt, Texts};
 use crate::store::check::JsonSql;
 use crate::store::sql::node_columns;
@@ -37,32 +37,43 @@ macro_rules! remembered {
 }
 pub(super) use remembered;
 
-/// The index is searched first and materialised: left to itself, SQLite's planner (3.51)
-/// scans `nodes` by scope and runs the full-text query once per row, which took seconds at
-/// 10k nodes. Only the best-ranked hits are then filtered by scope, type and state.
-///
-/// `bm25` costs about a microsecond per matching row, and even a write's rarest words can
-/// match thousands of rows in a large store, so only the newest `$7` matches (FTS5 walks its
-/// postings in rowid order without ranking them) are ranked: the search costs the same at
-/// 10k nodes as at 100k, and below `$7` matches it is the plain best-ranked search.
-const CANDIDATES_BY_TOKENS: &str = concat!(
-    "with hits as materialized (select rowid, rank from \
-        (select rowid, rank from nodes_fts where nodes_fts match $1 order by rowid desc limit $7) \
-     order by rank limit $6) \
-     select ",
-    node_columns!("n", ""),
-    ", n.embedding, ",
-    remembered!(),
-    " from hits join nodes n on n.rowid = hits.rowid \
-     where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
-       and ($4 is null or n.node_id <> $4) \
-     order by hits.rank limit $5"
-);
+/// The candidates of a write: each query token's newest postings are walked (FTS5 reads
+/// them in rowid order, `$1` at most per token), each hit scores the weights of the tokens it
+/// holds, and only the best `$6` hits are joined to `nodes` and filtered by scope, type and
+/// state. The hits are materialised first: left to itself, SQLite's planner (3.51) scans
+/// `nodes` by scope and runs the full-text query once per row, which took seconds at 10k
+/// nodes. Summing weights costs a third of what `bm25` does per matching row (`bm25` reads
+/// every query phrase's instances of every row), and the walks are bounded, so the search
+/// costs the same at 10k nodes as at 100k. `$7`, `$8`, … are the tokens' FTS5 queries and
+/// weights, in pairs.
+fn candidates_by_tokens_sql(tokens: usize) -> String {
+    let walks: Vec<String> = (0..tokens)
+        .map(|i| {
+            format!(
+                "select rowid, ${w} as weight from (select rowid from nodes_fts \
+                 where nodes_fts match ${t} order by rowid desc limit $1)",
+                t = 7 + 2 * i,
+                w = 8 + 2 * i
+            )
+        })
+        .collect();
+    format!(
+        "with hits as materialized (select rowid, sum(weight) as score from ({}) \
+            group by rowid order by score desc, rowid desc limit $6) \
+         select {}, n.embedding, {} from hits join nodes n on n.rowid = hits.rowid \
+         where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
+           and ($4 is null or n.node_id <> $4) \
+         order by hits.score desc, hits.rowid desc limit $5",
+        walks.join(" union all "),
+        node_columns!("n", ""),
+        remembered!(),
+    )
+}
 
-/// Most index matches ranked per search: the same number of postings the rarest-token
-/// policy aims for (`domain::retrieval`), which a write exceeds only when even its two
-/// rarest words are common.
-const RANKED_MATCHES: i64 = RANKING_BUDGET;
+/// Postings walked per query token: the number the rarest-token policy aims for in all
+/// (`domain::retrieval`), which one token exceeds only when even a write's rarest words are
+/// common.
+const POSTINGS_PER_TOKEN: i64 = RANKING_BUDGET;
 
 /// Index hits examined per candidate wanted: hits in other scopes, types or states are
 /// filtered out after the index ranks them.
@@ -78,12 +89,12 @@ pub fn fts_query(tokens: &[String], all: bool) -> String {
         .join(if all { " AND " } else { " OR " })
 }
 
-/// The new text's rarest tokens, by the index's own document frequencies.
+/// The new text's rarest tokens with their document frequencies.
 async fn rarest(
     conn: &mut SqliteConnection,
     tokens: &[String],
     names: &[String],
-) -> StoreResult<Vec<String>> {
+) -> StoreResult<Vec<(String, i64)>> {
     if tokens.is_empty() {
         return Ok(Vec::new());
     }
@@ -108,16 +119,21 @@ pub async fn candidates_by_tokens(
     if tokens.is_empty() {
         return Ok(Vec::new());
     }
-    sqlx::query::<Sqlite>(CANDIDATES_BY_TOKENS)
-        .arg(fts_query(&tokens, false))
+    // Only the number of walks varies; every token and weight is bound.
+    let sql = AssertSqlSafe(candidates_by_tokens_sql(tokens.len()));
+    let mut query = sqlx::query::<Sqlite>(sql)
+        .arg(POSTINGS_PER_TOKEN)
         .arg(&q.scope)
         .arg(&q.memory_type)
         .arg(q.exclude.map(Id))
         .arg(q.limit as i64)
-        .arg((q.limit * INDEX_HITS_PER_CANDIDATE) as i64)
-        .arg(RANKED_MATCHES)
-        .all(conn)
-        .await
+        .arg((q.limit * INDEX_HITS_PER_CANDIDATE) as i64);
+    for (token, docs) in &tokens {
+        query = query
+            .arg(fts_query(std::slice::from_ref(token), false))
+            .arg(rarity(*docs));
+    }
+    query.all(conn).await
 }
 
 /// FTS5's integrity check with rank 1 also compares the index with the external content table
