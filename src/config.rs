@@ -186,6 +186,10 @@ pub struct EvalArgs {
     /// (the verdict files under `tests/data/eval` that pin the rules down).
     #[arg(long, value_name = "FILE", requires = "rules_only")]
     pub write_verdicts: Option<std::path::PathBuf>,
+    /// Also print every missed contradiction and every false alarm, one JSON line each, to
+    /// stderr: what a rule change gained or lost.
+    #[arg(long)]
+    pub errors: bool,
 }
 
 /// A string that `Debug` prints as `***` (database URLs carry passwords, keys are keys).

@@ -157,7 +157,7 @@ pub async fn run(args: EvalArgs) -> anyhow::Result<()> {
         let b = node(title_of(p, &p.b), &p.b, &scope, eb)?;
         nodes.push((a, b));
     }
-    let (tiers, pps, rules) = if args.rules_only {
+    let (tiers, whys, pps, rules) = if args.rules_only {
         let cfg = DetectConfig {
             sensitivity: args.sensitivity,
             ..DetectConfig::default()
@@ -175,18 +175,29 @@ pub async fn run(args: EvalArgs) -> anyhow::Result<()> {
             .iter()
             .map(|v| v.iter().map(|v| v.tier.as_str().to_owned()).collect())
             .collect();
-        (tiers, speed.end_to_end_pairs_per_second, Some(speed))
+        let whys = verdicts
+            .iter()
+            .map(|v| v.as_ref().map(|v| v.explanation.clone()).unwrap_or_default())
+            .collect();
+        (tiers, whys, speed.end_to_end_pairs_per_second, Some(speed))
     } else {
         let (tiers, pps) = judge_by_writes(nodes, args.sensitivity).await?;
-        (tiers, pps, None)
+        let whys = vec![String::new(); tiers.len()];
+        (tiers, whys, pps, None)
     };
 
     let mut overall = Score::default();
     let mut by_tier: BTreeMap<String, Score> = BTreeMap::new();
     let mut by_source: BTreeMap<String, Score> = BTreeMap::new();
-    for (p, tiers) in pairs.iter().zip(&tiers) {
+    for ((p, tiers), why) in pairs.iter().zip(&tiers).zip(&whys) {
         let truth = p.label == "contradiction";
         let flagged = !tiers.is_empty();
+        if args.errors && truth != flagged {
+            let kind = if truth { "missed" } else { "false_alarm" };
+            let line =
+                serde_json::json!({"error": kind, "id": p.id, "a": p.a, "b": p.b, "why": why});
+            eprintln!("{line}");
+        }
         overall.add(truth, flagged);
         by_source
             .entry(p.source.clone().unwrap_or_else(|| "-".into()))

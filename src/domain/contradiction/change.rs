@@ -14,6 +14,7 @@ use super::categories;
 use super::lexicon;
 use super::shifts;
 use super::signals::{Evidence, Side};
+use super::slots;
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
@@ -281,6 +282,11 @@ fn has(tokens: &Lexed, patterns: &[&str]) -> bool {
 
 /// A light root for matching word forms: "deploying" ~ "deploy", "owned" ~ "owns".
 fn root(w: &str) -> &str {
+    // Suffixes and doubled consonants are English spelling; slicing other scripts by byte
+    // would cut a character in two.
+    if !w.is_ascii() {
+        return w;
+    }
     let mut s = w;
     for suffix in ["ing", "ed", "es", "s"] {
         if s.len() > suffix.len() + 2 && s.ends_with(suffix) {
@@ -379,6 +385,9 @@ pub struct Changes {
     pub evidence: Vec<Evidence>,
     /// The new memory presents itself as an addition: no replacement evidence stands.
     pub adds: bool,
+    /// One memory speaks of the past ("used to"), the other of the present: nothing the two
+    /// say opposes the other.
+    pub past: bool,
 }
 
 /// Change evidence for a pair. `topical` says the pair already passed the overlap gate;
@@ -394,6 +403,7 @@ pub fn collect(old: &Body, new: &Body, topical: bool, titled: bool) -> Changes {
         return Changes {
             evidence: Vec::new(),
             adds,
+            past: true,
         };
     }
     let mut out = Vec::new();
@@ -402,6 +412,9 @@ pub fn collect(old: &Body, new: &Body, topical: bool, titled: bool) -> Changes {
     out.extend(policy(to, tn, topical).or_else(|| policy(tn, to, topical)));
     out.extend(antonym(to, tn, topical));
     out.extend(voice(to, tn).or_else(|| voice(tn, to)));
+    let (o, n) = (old.tokens(), new.tokens());
+    out.extend(slots::replaced(o, &old.side.text, n, &new.side.text));
+    out.extend(slots::exclusive_state(o, &old.side.text, n, &new.side.text));
     if same_head(old, new) {
         let (o, n) = (old.tokens(), new.tokens());
         out.extend(categories::swapped_kind(
@@ -414,6 +427,7 @@ pub fn collect(old: &Body, new: &Body, topical: bool, titled: bool) -> Changes {
     Changes {
         evidence: out,
         adds,
+        past: false,
     }
 }
 
@@ -627,6 +641,8 @@ mod tests {
             assert!(same_root(a, b), "{a} {b}");
         }
         assert!(!same_root("own", "town"));
+        // A Hangul syllable whose last two bytes are equal is left whole.
+        assert_eq!(root("담배"), "담배");
     }
 
     #[test]

@@ -156,6 +156,70 @@ pub fn is_cjk_particle(w: &str) -> bool {
     )
 }
 
+/// Relatives and close people of a memory's owner, who are other subjects than the owner.
+pub fn is_relative(w: &str) -> bool {
+    matches!(
+        w,
+        "brother"
+            | "brothers"
+            | "sister"
+            | "sisters"
+            | "mother"
+            | "mom"
+            | "mum"
+            | "father"
+            | "dad"
+            | "parents"
+            | "wife"
+            | "husband"
+            | "partner"
+            | "girlfriend"
+            | "boyfriend"
+            | "son"
+            | "daughter"
+            | "kids"
+            | "children"
+            | "child"
+            | "friend"
+            | "friends"
+            | "boss"
+            | "colleague"
+            | "roommate"
+            | "grandmother"
+            | "grandfather"
+            | "哥哥"
+            | "姐姐"
+            | "弟弟"
+            | "妹妹"
+            | "妈妈"
+            | "母亲"
+            | "爸爸"
+            | "父亲"
+            | "妻子"
+            | "老婆"
+            | "丈夫"
+            | "老公"
+            | "儿子"
+            | "女儿"
+            | "孩子"
+            | "朋友"
+            | "同事"
+            | "老板"
+            | "형"
+            | "누나"
+            | "언니"
+            | "오빠"
+            | "동생"
+            | "엄마"
+            | "아빠"
+            | "아내"
+            | "남편"
+            | "아들"
+            | "딸"
+            | "친구"
+    )
+}
+
 /// Negators. `strong` excludes words that also occur in affirmative idioms ("stopped" as a
 /// narrative verb, "无" inside compounds such as "无线").
 pub fn is_negator(w: &str) -> bool {

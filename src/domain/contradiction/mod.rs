@@ -23,6 +23,7 @@ mod numeric;
 mod screen;
 mod shifts;
 mod signals;
+mod slots;
 mod subjects;
 mod tokens;
 mod values;
@@ -322,9 +323,9 @@ fn titles_agree(a: &Memory, aa: &Analysis, b: &Memory, ab: &Analysis) -> bool {
 /// Heuristic tier: the overlap gate, then the strongest opposing signal. Change language
 /// (a replaced value, an ended state, a reversed policy, an antonym) is also judged below the
 /// gate when the memories share their subject, because such statements are short and rarely
-/// repeat the old value. A question asserts nothing.
+/// repeat the old value. A question, stored or new, asserts nothing.
 fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -> Option<Verdict> {
-    if new.question {
+    if new.question || old.question {
         return None;
     }
     let (so, sn) = (&old.side, &new.side);
@@ -348,6 +349,9 @@ fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -
     }
     if changes.adds {
         evidence.retain(|e| e.signal != Signal::Replacement);
+    }
+    if changes.past {
+        evidence.clear();
     }
     combine(evidence, overlap)
 }

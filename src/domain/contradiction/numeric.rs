@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use super::align::Alignment;
 use super::lexicon;
-use super::signals::{At, Evidence, NEAR_DUPLICATE, Side};
+use super::signals::{self, At, Evidence, NEAR_DUPLICATE, Side};
 use super::tokens::Kind;
 use super::values::{Class, Value};
 use super::{ConflictType, Signal};
@@ -35,6 +35,17 @@ fn evidence(old: &Side, new: &Side, va: &Value, vb: &Value, p: f64) -> Evidence 
 pub fn aligned_change(old: &Side, new: &Side, al: &Alignment) -> Vec<Evidence> {
     let mut out = Vec::new();
     if al.ratio < NEAR_DUPLICATE {
+        return out;
+    }
+    // A figure beside a swapped day is another event's ("wakes at 6 on weekdays" / "at 9 on
+    // weekends").
+    // Likewise beside another object of a many-valued verb: "visited Rome in 2019" / "visited
+    // Paris in 2021" are two visits.
+    let other_object = al
+        .hunks
+        .iter()
+        .any(|h| !h.a.is_empty() && !h.b.is_empty() && signals::many_valued_object(old, h.a.start));
+    if signals::days_swapped(old, new, al) || other_object {
         return out;
     }
     let moments = different_moments(old, new);

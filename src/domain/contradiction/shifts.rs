@@ -99,6 +99,10 @@ pub const ENDING_CUES: &[&str] = &[
     "stopped",
     "gave up",
     "moved out",
+    "sold my",
+    "sold our",
+    "got rid of",
+    "gave away",
     "no longer",
     "started … again",
     "离职",
@@ -110,6 +114,8 @@ pub const ENDING_CUES: &[&str] = &[
     "离婚",
     "戒了",
     "戒掉",
+    "戒烟",
+    "戒酒",
     "不再",
     "停止",
     "离开",
@@ -186,7 +192,13 @@ pub const ANTONYMS: &[(&str, &str)] = &[
     ("like", "dislike"),
     ("loves", "hates"),
     ("love", "hate"),
+    ("likes", "hates"),
+    ("like", "hate"),
+    ("enjoys", "hates"),
+    ("enjoy", "hate"),
     ("online", "offline"),
+    ("turned on", "turned off"),
+    ("switched on", "switched off"),
     ("locked", "unlocked"),
     ("增加", "减少"),
     ("增长", "下降"),
@@ -335,6 +347,10 @@ pub fn is_day_word(w: &str) -> bool {
             | "tomorrow"
             | "yesterday"
             | "weekend"
+            | "weekends"
+            | "weekday"
+            | "weekdays"
+            | "weeknights"
             | "周一"
             | "周二"
             | "周三"
@@ -380,6 +396,40 @@ pub const SYNONYMS: &[&[&str]] = &[
 
 pub fn synonyms(a: &str, b: &str) -> bool {
     SYNONYMS.iter().any(|g| g.contains(&a) && g.contains(&b))
+}
+
+/// Verbs whose object is one of many ("likes pizza" and "likes pasta" are both true), so a
+/// swapped object after one adds a value rather than replacing it.
+pub fn is_many_valued(w: &str) -> bool {
+    matches!(
+        w,
+        "like"
+            | "likes"
+            | "love"
+            | "loves"
+            | "enjoy"
+            | "enjoys"
+            | "visited"
+            | "speak"
+            | "speaks"
+            | "play"
+            | "plays"
+            | "read"
+            | "reads"
+            | "watch"
+            | "watches"
+            | "collect"
+            | "collects"
+            | "know"
+            | "knows"
+            | "own"
+            | "owns"
+            | "allergic"
+            | "喜"
+            | "爱"
+            | "过"
+            | "说"
+    )
 }
 
 /// Adverbs of time that accompany change cues but say nothing about the fact itself.

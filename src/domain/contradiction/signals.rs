@@ -11,6 +11,7 @@ use super::align::{Alignment, Hunk};
 use super::change;
 use super::lexicon;
 use super::shifts;
+use super::slots;
 use super::subjects;
 use super::tokens::{Kind, Token};
 use super::values::Value;
@@ -370,7 +371,25 @@ pub fn enum_swap(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
             day(old, &h.a) && day(new, &h.b)
         })
         .count();
-    if swapped_days > 0 && al.hunks.iter().filter(|h| is_swap(old, new, h)).count() > swapped_days {
+    let refigured = al.hunks.iter().any(|h| {
+        let has = |s: &Side, r: &std::ops::Range<usize>| {
+            s.values.iter().any(|v| v.first < r.end && r.start < v.end)
+        };
+        has(old, &h.a) && has(new, &h.b)
+    });
+    let swaps = al.hunks.iter().filter(|h| is_swap(old, new, h)).count();
+    if swapped_days > 0 && (swaps > swapped_days || refigured) {
+        return None;
+    }
+    // Another object of a many-valued verb is a further value: "likes pizza" / "likes pasta",
+    // "is allergic to peanuts" / "to shellfish", "喜欢猫" / "喜欢狗".
+    if many_valued_object(old, swap.a.start) {
+        return None;
+    }
+    // Another attribute's verb says a second thing: "lives in Tokyo" / "works in Tokyo".
+    if let ([a], [b]) = (&old.tokens[swap.a.clone()], &new.tokens[swap.b.clone()])
+        && slots::other_attribute(&a.norm, &b.norm)
+    {
         return None;
     }
     // A swap that opens the sentence swaps its subject: "Frank is based in London" / "Grace
@@ -392,6 +411,33 @@ pub fn enum_swap(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
         expl,
     );
     Some(e.at(At::Hunk(k)))
+}
+
+/// Whether the span starting at `at` is the object of a many-valued verb: the verb right
+/// before it, or before a preposition or a second CJK character ("allergic to", "喜欢").
+pub fn many_valued_object(s: &Side, at: usize) -> bool {
+    let before = |k: usize| at.checked_sub(k).map(|i| s.tokens[i].norm.as_str());
+    let many = |w: Option<&str>| w.is_some_and(shifts::is_many_valued);
+    let cjk_verb = matches!(
+        (before(2), before(1)),
+        (Some("喜"), Some("欢"))
+            | (Some("喜"), Some("爱"))
+            | (Some("去"), Some("过"))
+            | (Some("会"), Some("说"))
+    );
+    (many(before(1)) && s.tokens[at - 1].kind == Kind::Word)
+        || (matches!(before(1), Some("to" | "in" | "of")) && many(before(2)))
+        || cjk_verb
+}
+
+/// Whether some hunk swaps one day word for another ("on weekdays" / "on weekends").
+pub fn days_swapped(old: &Side, new: &Side, al: &Alignment) -> bool {
+    let day = |s: &Side, r: &std::ops::Range<usize>| {
+        s.tokens[r.clone()]
+            .iter()
+            .any(|t| shifts::is_day_word(&t.norm))
+    };
+    al.hunks.iter().any(|h| day(old, &h.a) && day(new, &h.b))
 }
 
 fn is_swap(old: &Side, new: &Side, h: &Hunk) -> bool {

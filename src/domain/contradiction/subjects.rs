@@ -283,6 +283,9 @@ fn glued_across(side: &Side, at: usize) -> bool {
 /// dated 2026-12-19"). A value's own hunk is checked with its figures set aside, so
 /// "production 30s" → "staging 60s" still reads as a change of environment.
 pub fn aligned_agree(old: &Side, new: &Side, al: &Alignment, at: At) -> bool {
+    if !same_relatives(old, new) {
+        return false;
+    }
     let exempt = match at {
         At::Hunk(k) => Some(k),
         At::Text | At::Value(_) => None,
@@ -340,6 +343,9 @@ fn substitutes_key(old: &Side, new: &Side, h: &Hunk, v: &Hunk) -> bool {
 /// Subject agreement of memories that are not versions of one statement: false when the
 /// environments they name are disjoint or each names an identifier the other lacks.
 pub fn loose_agree(old: &Side, new: &Side) -> bool {
+    if !same_relatives(old, new) {
+        return false;
+    }
     let (ea, eb) = (&old.environments, &new.environments);
     if !ea.is_empty() && !eb.is_empty() && ea.is_disjoint(eb) {
         return false;
@@ -385,6 +391,51 @@ pub(super) fn identifiers(side: &Side) -> HashSet<String> {
     }
     out
 }
+
+/// Whether both memories speak of the same relatives of their owner: "*my brother* is 30"
+/// is not about the "I" of "I am 25", nor "用户*的妈妈*" about "用户". A relative counts when a
+/// possessive comes right before it, so "lives with two brothers" names no subject.
+fn same_relatives(old: &Side, new: &Side) -> bool {
+    let (a, b) = (relatives(old), relatives(new));
+    a.len() == b.len() && a.iter().all(|r| b.contains(r))
+}
+
+fn relatives<'s>(side: &'s Side) -> Vec<&'s str> {
+    let ts = &side.tokens;
+    let mut out = Vec::new();
+    let mut opened = 0;
+    for i in 0..ts.len() {
+        if sentence_start(side, i) {
+            opened = i;
+        }
+        // Only a possessive that opens its sentence names its subject: "*my brother* is 30",
+        // "*用户的*妈妈"; "they visit my grandmother" is about "they".
+        let opens = |k: usize| k == opened || (k == opened + 1 && ts[opened].norm == "the");
+        let at_start =
+            i > 0 && (opens(i - 1) || (ts[i - 1].norm == "的" && i - opened <= SUBJECT_REACH));
+        if !at_start {
+            continue;
+        }
+        let (before, t) = (ts[i - 1].norm.as_str(), ts[i].norm.as_str());
+        let owned = matches!(
+            before,
+            "my" | "our" | "his" | "her" | "their" | "user's" | "的" | "我" | "제" | "내" | "우리"
+        );
+        // Chinese and Korean kinship words are two characters: "妈妈", "언니".
+        if owned && lexicon::is_relative(t) {
+            out.push(ts[i].stem.as_str());
+        } else if owned
+            && let Some(n) = ts.get(i + 1)
+            && lexicon::is_relative(&side.text[ts[i].start..n.end])
+        {
+            out.push(ts[i].norm.as_str());
+        }
+    }
+    out
+}
+
+/// How far into a sentence its subject may reach, in tokens.
+const SUBJECT_REACH: usize = 3;
 
 #[cfg(test)]
 mod tests {

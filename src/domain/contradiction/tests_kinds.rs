@@ -158,6 +158,10 @@ fn policy_reversals_and_antonyms_are_flagged() {
             ("周五允许发布", "周五禁止发布"),
             ("团队预算增加了", "团队预算减少了"),
             ("他总是提前到会", "他从不提前到会"),
+            (
+                "Notifications are turned on.",
+                "Notifications are turned off.",
+            ),
             ("금요일 배포는 허용", "금요일 배포는 금지"),
             ("항상 코드 리뷰를 한다", "절대 코드 리뷰를 한다"),
         ],
@@ -182,6 +186,7 @@ fn ending_a_state_is_flagged() {
             ("Carl works at Initech.", "Carl no longer works at Initech."),
             ("I don't smoke.", "I started smoking again."),
             ("Frank runs every morning.", "Frank stopped running."),
+            ("I own a Tesla.", "I sold my Tesla."),
             ("小王在字节跳动工作", "小王已经从字节跳动离职"),
             ("我每天喝咖啡", "我戒了咖啡"),
         ],
@@ -298,6 +303,119 @@ fn different_events_scopes_and_questions_are_not_flagged() {
                 "Is the cache TTL still 30 seconds?",
             ),
             ("默认用 React", "要不要改用 Vue？"),
+        ],
+    );
+}
+
+#[test]
+fn a_single_valued_attribute_with_another_value_is_flagged() {
+    all_flagged(
+        "profile",
+        &[
+            ("I live in Berlin.", "I moved to Lisbon last month."),
+            ("User lives in San Francisco", "User lives in New York"),
+            ("User is based in London", "User relocated to Paris"),
+            (
+                "I work at Google as a software engineer.",
+                "I work at Microsoft now.",
+            ),
+            ("User's name is Alice", "User's name is Alicia"),
+            (
+                "My job title is senior engineer.",
+                "My job title is engineering manager.",
+            ),
+            ("I use VS Code as my editor.", "I switched to Neovim."),
+            ("User is a software engineer", "User is a product manager"),
+            ("My birthday is March 5.", "My birthday is April 10."),
+        ],
+    );
+}
+
+#[test]
+fn a_single_valued_attribute_with_another_value_is_flagged_in_chinese_and_korean() {
+    all_flagged(
+        "profile",
+        &[
+            ("我住在北京", "我搬到上海了"),
+            ("用户在谷歌工作", "用户跳槽到了微软"),
+            ("我在北京工作", "我现在在深圳工作"),
+            ("我叫张三", "我叫李四"),
+            ("저는 서울에 살아요", "저는 부산으로 이사했어요"),
+            ("저는 구글에서 일해요", "저는 네이버에서 일해요"),
+            ("사용자는 부산에 산다", "사용자는 대구로 이사했다"),
+            ("用户是老师", "用户是医生"),
+            ("저는 학생이에요", "저는 회사원이에요"),
+        ],
+    );
+}
+
+#[test]
+fn exclusive_states_of_a_person_are_flagged() {
+    all_flagged(
+        "profile",
+        &[
+            ("I am vegetarian.", "I eat meat."),
+            ("User is vegetarian", "User eats chicken and beef"),
+            ("I am single.", "I got married in June."),
+            ("我是素食主义者", "我开始吃肉了"),
+            ("我单身", "我结婚了"),
+            ("저는 채식주의자입니다", "저는 고기를 먹어요"),
+        ],
+    );
+}
+
+#[test]
+fn many_valued_attributes_relatives_and_scoped_values_are_not_flagged() {
+    none_flagged(
+        "profile",
+        &[
+            ("User likes pizza", "User likes pasta"),
+            ("I visited Paris.", "I visited Rome."),
+            ("User speaks English", "User speaks French"),
+            (
+                "User is allergic to peanuts",
+                "User is allergic to shellfish",
+            ),
+            ("I like cats.", "I like dogs."),
+            ("我喜欢猫", "我喜欢狗"),
+            ("我会说英语", "我会说法语"),
+            ("I am 25 years old.", "My brother is 30 years old."),
+            ("I live in Berlin.", "My sister lives in Lisbon."),
+            ("我住在北京", "我妈妈住在上海"),
+            (
+                "User wakes up at 6 am on weekdays",
+                "User wakes up at 9 am on weekends",
+            ),
+            ("I am pescatarian.", "I eat fish on Fridays."),
+            ("I am vegetarian.", "I don't eat meat."),
+            ("I used to live in Madrid.", "I moved to Rome."),
+            ("I used to smoke.", "I don't smoke."),
+            ("The user lives in Tokyo.", "The user works in Tokyo."),
+            (
+                "The user lives in Tokyo.",
+                "The user's parents live in Osaka.",
+            ),
+            (
+                "The user visited Rome in 2019.",
+                "The user visited Paris in 2021.",
+            ),
+            ("I am a teacher.", "I am a teacher at a high school."),
+            ("用户是老师", "用户是一名很好的老师"),
+            ("저는 서울에 살아요", "제 동생은 부산에 살아요"),
+        ],
+    );
+}
+
+#[test]
+fn a_denied_attribute_value_is_flagged() {
+    all_flagged(
+        "profile",
+        &[
+            ("我是学生", "我已经毕业了，不再是学生"),
+            (
+                "Lives in Berlin",
+                "Since June I don't live in Berlin, I travel full time.",
+            ),
         ],
     );
 }
