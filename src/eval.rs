@@ -177,7 +177,11 @@ pub async fn run(args: EvalArgs) -> anyhow::Result<()> {
             .collect();
         let whys = verdicts
             .iter()
-            .map(|v| v.as_ref().map(|v| v.explanation.clone()).unwrap_or_default())
+            .map(|v| {
+                v.as_ref()
+                    .map(|v| v.explanation.clone())
+                    .unwrap_or_default()
+            })
             .collect();
         (tiers, whys, speed.end_to_end_pairs_per_second, Some(speed))
     } else {
