@@ -11,13 +11,15 @@ use uuid::Uuid;
 use crate::config::Settings;
 use crate::domain::conflict::{Detection, NewConflict};
 use crate::domain::contradiction::{
-    self, Analysed, DetectConfig, Memory, Screen, Sensitivity, Verdict, index_tokens, subject_names,
+    self, Analysed, Analysis, DetectConfig, Memory, Screen, Sensitivity, Verdict, fingerprint,
+    index_tokens, subject_names,
 };
 use crate::domain::edge::{self, Edge};
 use crate::domain::node::{NewNode, Node};
 use crate::domain::recommend::{self, Side};
 use crate::domain::time::{self, Timestamp};
 use crate::service::llm::{LlmClient, LlmError, Pair};
+use crate::service::memo::Memo;
 use crate::service::policy::Policies;
 use crate::store::{Candidate, CandidateQuery, DetectedConflict, SourceStats, Store, StoreResult};
 
@@ -30,6 +32,8 @@ pub struct Detector {
     base: DetectConfig,
     llm: Option<Arc<LlmClient>>,
     policies: Policies,
+    /// Stored memories' analyses, so that judging a candidate never re-reads its text.
+    analyses: Memo<Analysis>,
 }
 
 /// The new side of a check: a node about to be written, or one already stored.
@@ -47,6 +51,17 @@ pub struct Probe<'a> {
 }
 
 impl<'a> Probe<'a> {
+    /// The probe as the rules see it.
+    pub fn memory(&self) -> Memory<'a> {
+        Memory {
+            title: self.title,
+            body: self.body,
+            labels: self.labels,
+            confidence: self.confidence,
+            embedding: self.embedding,
+        }
+    }
+
     pub fn of_new(n: &'a NewNode) -> Self {
         Self {
             id: None,
@@ -111,6 +126,7 @@ impl Detector {
             },
             llm: llm.map(Arc::new),
             policies: Policies::from_settings(settings),
+            analyses: Memo::new(settings.analysis_cache),
         }
     }
 
@@ -128,6 +144,22 @@ impl Detector {
         &self,
         store: &dyn Store,
         probe: &Probe<'_>,
+        sensitivity: Option<Sensitivity>,
+    ) -> StoreResult<Vec<Finding>> {
+        let analysis = match probe.id {
+            Some(id) => self.analysis(id, &probe.memory()),
+            None => Arc::new(contradiction::analyse(&probe.memory())),
+        };
+        self.find_analysed(store, probe, &analysis, sensitivity)
+            .await
+    }
+
+    /// [`Self::find`] with the probe analysed beforehand.
+    async fn find_analysed(
+        &self,
+        store: &dyn Store,
+        probe: &Probe<'_>,
+        analysis: &Analysis,
         sensitivity: Option<Sensitivity>,
     ) -> StoreResult<Vec<Finding>> {
         let cfg = DetectConfig {
@@ -156,20 +188,41 @@ impl Detector {
                 limit: MAX_CANDIDATES,
             })
             .await?;
-        let new = Memory {
-            title: probe.title,
-            body: probe.body,
-            labels: probe.labels,
-            confidence: probe.confidence,
-            embedding: probe.embedding,
-        };
-        // The probe is analysed once for all its candidates.
-        let analysis = contradiction::analyse(&new);
-        let new = Analysed::new(new, &analysis);
+        let new = Analysed::new(probe.memory(), analysis);
         let candidates = candidates.into_iter().filter(|c| !c.remembered);
         Ok(match &self.llm {
-            None => candidates.filter_map(|c| judge(new, c, &cfg)).collect(),
-            Some(llm) => judge_with_llm(llm, new, candidates.collect(), &cfg).await,
+            None => candidates
+                .filter_map(|c| self.judge(new, c, &cfg))
+                .collect(),
+            Some(llm) => {
+                let judged = candidates
+                    .map(|c| {
+                        let analysis = self.analysis(c.node.id, &memory_of(&c));
+                        (c, analysis)
+                    })
+                    .collect();
+                judge_with_llm(llm, new, judged, &cfg).await
+            }
+        })
+    }
+
+    /// The analysis of stored node `id` whose text is `m`'s: kept from an earlier write while
+    /// the text is unchanged.
+    fn analysis(&self, id: Uuid, m: &Memory) -> Arc<Analysis> {
+        self.analyses
+            .get_or_derive(id, fingerprint(m.title, m.body), || {
+                contradiction::analyse(m)
+            })
+    }
+
+    fn judge(&self, new: Analysed, c: Candidate, cfg: &DetectConfig) -> Option<Finding> {
+        let old = memory_of(&c);
+        let analysis = self.analysis(c.node.id, &old);
+        let verdict = contradiction::assess_analysed(new, Analysed::new(old, &analysis), cfg)?;
+        Some(Finding {
+            old: c.node,
+            verdict,
+            llm_fallback: None,
         })
     }
 
@@ -237,30 +290,18 @@ fn memory_of(c: &Candidate) -> Memory<'_> {
     }
 }
 
-fn judge(new: Analysed, c: Candidate, cfg: &DetectConfig) -> Option<Finding> {
-    let old = memory_of(&c);
-    let analysis = contradiction::analyse(&old);
-    let verdict = contradiction::assess_analysed(new, Analysed::new(old, &analysis), cfg)?;
-    Some(Finding {
-        old: c.node,
-        verdict,
-        llm_fallback: None,
-    })
-}
-
 /// Every tier at once: the other tiers' verdicts, and the LLM asked concurrently about each
 /// candidate that passed the filters (the client bounds concurrency and time).
 async fn judge_with_llm(
     llm: &Arc<LlmClient>,
     new: Analysed<'_>,
-    candidates: Vec<Candidate>,
+    candidates: Vec<(Candidate, Arc<Analysis>)>,
     cfg: &DetectConfig,
 ) -> Vec<Finding> {
     let mut asks = JoinSet::new();
     let mut judged = Vec::with_capacity(candidates.len());
-    for (i, c) in candidates.into_iter().enumerate() {
+    for (i, (c, analysis)) in candidates.into_iter().enumerate() {
         let old = memory_of(&c);
-        let analysis = contradiction::analyse(&old);
         let old_side = Analysed::new(old, &analysis);
         let other_tiers = contradiction::assess_analysed(new, old_side, cfg);
         let screened = contradiction::screen_analysed(new, old_side, cfg);
@@ -376,14 +417,23 @@ impl Detector {
         detect: bool,
         sensitivity: Option<Sensitivity>,
     ) -> StoreResult<(Node, Vec<crate::domain::conflict::Conflict>)> {
+        let (id, analysis) = (
+            node.id,
+            Arc::new(contradiction::analyse(&Probe::of_new(&node).memory())),
+        );
         let found = if detect {
             let probe = Probe::of_new(&node);
-            let findings = self.find(store, &probe, sensitivity).await?;
+            let findings = self
+                .find_analysed(store, &probe, &analysis, sensitivity)
+                .await?;
             self.to_conflicts(store, &probe, node.id, findings).await?
         } else {
             Vec::new()
         };
-        store.create_node(node, found).await
+        let written = store.create_node(node, found).await?;
+        // The next writes find this node as a candidate: keep what was worked out already.
+        self.analyses.put(id, analysis.fingerprint(), analysis);
+        Ok(written)
     }
 
     /// What a stored node contradicts now, without writing anything.

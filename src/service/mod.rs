@@ -6,6 +6,7 @@
 pub mod conflicts;
 pub mod detect;
 pub mod llm;
+pub mod memo;
 pub mod nodes;
 pub mod policy;
 pub mod queue;

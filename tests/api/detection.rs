@@ -14,6 +14,7 @@ crate::on_both_databases!(
     a_numbered_subject_is_contradicted_only_by_its_own_fact,
     a_state_change_contradicts_the_stored_state,
     a_replaced_slot_contradicts_the_stored_value,
+    an_edited_memory_is_judged_by_its_new_text,
 );
 
 async fn write(app: &TestApp, uri: &str, body: Value) -> Value {
@@ -310,4 +311,74 @@ async fn a_replaced_slot_contradicts_the_stored_value(app: TestApp) {
         "{replaced}"
     );
     assert!(added.get("conflicts").is_none(), "{added}");
+}
+
+/// Detection keeps each stored memory's analysis between writes; an edit must not leave the
+/// old text's analysis in use.
+async fn an_edited_memory_is_judged_by_its_new_text(app: TestApp) {
+    // Arrange: the stored memory is judged once as a candidate (a check of an agreeing
+    // probe, deleted afterwards), then edited.
+    let stored = write(
+        &app,
+        "/nodes",
+        json!({"title": "Cache TTL", "body": "The cache TTL is 30 seconds"}),
+    )
+    .await;
+    let id = stored["node"]["id"].as_str().unwrap();
+    let probe = write(
+        &app,
+        "/nodes?detect=false",
+        json!({"title": "Cache TTL", "body": "The cache TTL is 30 seconds"}),
+    )
+    .await;
+    let probe_id = probe["node"]["id"].as_str().unwrap();
+    app.post(&format!("/nodes/{probe_id}/check"), json!({}))
+        .await
+        .assert_status(StatusCode::OK);
+    app.delete(&format!("/nodes/{probe_id}"))
+        .await
+        .assert_status(StatusCode::NO_CONTENT);
+    app.patch(
+        &format!("/nodes/{id}"),
+        json!({"body": "The cache TTL is 60 seconds"}),
+    )
+    .await
+    .assert_status(StatusCode::OK);
+
+    // Act: a write that agrees with the edited text, then one that contradicts it.
+    let agreeing = write(
+        &app,
+        "/nodes",
+        json!({"title": "Cache TTL", "body": "The cache TTL is 60 seconds"}),
+    )
+    .await;
+    let contradicting = write(
+        &app,
+        "/nodes",
+        json!({"title": "Cache TTL", "body": "The cache TTL is 90 seconds"}),
+    )
+    .await;
+
+    // Assert
+    assert!(
+        agreeing.get("conflicts").is_none(),
+        "judged by the old text: {agreeing}"
+    );
+    let hits = contradicting["conflicts"].as_array().unwrap();
+    let hit = hits
+        .iter()
+        .find(|h| h["old_node_id"] == stored["node"]["id"])
+        .expect("the edited memory is contradicted");
+    let conflict = app
+        .get(&format!(
+            "/conflicts/{}",
+            hit["conflict_id"].as_str().unwrap()
+        ))
+        .await
+        .json();
+    let explanation = conflict["detection"]["explanation"].as_str().unwrap();
+    assert!(
+        explanation.contains("60") && !explanation.contains("30"),
+        "explained with the edited text: {explanation}"
+    );
 }

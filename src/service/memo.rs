@@ -1,0 +1,152 @@
+//! A bounded, in-process memo of values derived from stored rows (detection keeps each stored
+//! memory's analysis here), keyed by row id and checked against a fingerprint of the row's
+//! text on every read. The fingerprint makes it correct without invalidation: a row edited
+//! here, by a resolution, or by another instance on the same PostgreSQL database comes back
+//! from the store with other text, misses, and is derived again. The bound keeps memory flat
+//! however large the store grows; the oldest entries go first.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use uuid::Uuid;
+
+pub struct Memo<T> {
+    capacity: usize,
+    inner: Mutex<Entries<T>>,
+}
+
+struct Entries<T> {
+    by_id: HashMap<Uuid, (u64, Arc<T>)>,
+    /// Ids in insertion order, each once, for eviction.
+    order: VecDeque<Uuid>,
+}
+
+impl<T> Memo<T> {
+    /// A memo of at most `capacity` entries; 0 keeps nothing.
+    pub fn new(capacity: usize) -> Self {
+        Self {
+            capacity,
+            inner: Mutex::new(Entries {
+                by_id: HashMap::new(),
+                order: VecDeque::new(),
+            }),
+        }
+    }
+
+    /// The value kept for `id` if it was derived from text with this `fingerprint`; otherwise
+    /// `derive()`, kept for next time. `derive` runs outside the lock, so a slow derivation
+    /// never holds up other readers.
+    pub fn get_or_derive(&self, id: Uuid, fingerprint: u64, derive: impl FnOnce() -> T) -> Arc<T> {
+        if let Some(hit) = self.get(id, fingerprint) {
+            return hit;
+        }
+        let value = Arc::new(derive());
+        self.put(id, fingerprint, Arc::clone(&value));
+        value
+    }
+
+    fn get(&self, id: Uuid, fingerprint: u64) -> Option<Arc<T>> {
+        let entries = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        match entries.by_id.get(&id) {
+            Some((f, v)) if *f == fingerprint => Some(Arc::clone(v)),
+            _ => None,
+        }
+    }
+
+    /// Keeps `value`, derived from text with this `fingerprint`, for `id`.
+    pub fn put(&self, id: Uuid, fingerprint: u64, value: Arc<T>) {
+        if self.capacity == 0 {
+            return;
+        }
+        // Every critical section leaves the map and the order consistent, so a poisoned lock
+        // (a panic elsewhere while holding it) still guards valid entries.
+        let mut entries = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if entries.by_id.insert(id, (fingerprint, value)).is_none() {
+            entries.order.push_back(id);
+        }
+        while entries.by_id.len() > self.capacity {
+            let Some(oldest) = entries.order.pop_front() else {
+                break;
+            };
+            entries.by_id.remove(&oldest);
+        }
+    }
+
+    /// Entries kept now.
+    pub fn len(&self) -> usize {
+        self.inner
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .by_id
+            .len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+
+    fn id(n: u128) -> Uuid {
+        Uuid::from_u128(n)
+    }
+
+    #[test]
+    fn a_value_is_derived_once_while_its_text_is_unchanged() {
+        let memo = Memo::new(4);
+        let calls = Cell::new(0);
+        let derive = || {
+            calls.set(calls.get() + 1);
+            "analysis"
+        };
+        let first = memo.get_or_derive(id(1), 7, derive);
+        let second = memo.get_or_derive(id(1), 7, derive);
+        assert_eq!(calls.get(), 1);
+        assert!(Arc::ptr_eq(&first, &second));
+    }
+
+    #[test]
+    fn changed_text_is_derived_again_and_replaces_the_entry() {
+        let memo = Memo::new(4);
+        memo.get_or_derive(id(1), 7, || "old");
+        let edited = memo.get_or_derive(id(1), 8, || "new");
+        assert_eq!(*edited, "new");
+        assert_eq!(*memo.get_or_derive(id(1), 8, || "again"), "new");
+        assert_eq!(memo.len(), 1);
+    }
+
+    #[test]
+    fn the_oldest_entries_go_first_beyond_the_capacity() {
+        let memo = Memo::new(2);
+        for n in 1..=3 {
+            memo.get_or_derive(id(n), 0, || n);
+        }
+        assert_eq!(memo.len(), 2);
+        assert_eq!(*memo.get_or_derive(id(1), 0, || 10), 10, "1 was evicted");
+        assert_eq!(*memo.get_or_derive(id(3), 0, || 30), 3, "3 was kept");
+    }
+
+    #[test]
+    fn a_replaced_entry_keeps_one_place_in_the_eviction_order() {
+        let memo = Memo::new(2);
+        memo.get_or_derive(id(1), 0, || 1);
+        memo.get_or_derive(id(1), 1, || 11);
+        memo.get_or_derive(id(2), 0, || 2);
+        memo.get_or_derive(id(3), 0, || 3);
+        assert_eq!(memo.len(), 2);
+        assert_eq!(*memo.get_or_derive(id(2), 0, || 20), 2, "2 was kept");
+    }
+
+    #[test]
+    fn capacity_zero_keeps_nothing() {
+        let memo = Memo::new(0);
+        memo.get_or_derive(id(1), 0, || 1);
+        assert!(memo.is_empty());
+        assert_eq!(*memo.get_or_derive(id(1), 0, || 2), 2);
+    }
+}
