@@ -400,7 +400,7 @@ fn same_relatives(old: &Side, new: &Side) -> bool {
     a.len() == b.len() && a.iter().all(|r| b.contains(r))
 }
 
-fn relatives<'s>(side: &'s Side) -> Vec<&'s str> {
+fn relatives(side: &Side) -> Vec<&str> {
     let ts = &side.tokens;
     let mut out = Vec::new();
     let mut opened = 0;
