@@ -109,6 +109,7 @@ contract!(
         verdicts_count_for_the_sources_of_both_sides,
         thirty_two_concurrent_resolutions_of_one_conflict_execute_exactly_once,
         a_store_written_through_the_trait_passes_the_check,
+        newest_candidates_are_the_scopes_newest_active_nodes_of_the_type,
         thirty_two_concurrent_reverts_of_one_conflict_execute_once,
         reverting_a_pending_or_unknown_conflict_is_refused,
         a_revert_racing_a_resolution_on_the_same_node_is_one_or_the_other,

@@ -27,6 +27,12 @@ use crate::store::{Candidate, CandidateQuery, DetectedConflict, SourceStats, Sto
 pub const MAX_CANDIDATES: usize = 50;
 /// How many index tokens of the new text are used to look for candidates.
 const MAX_QUERY_TOKENS: usize = 48;
+/// A memory of at most this many index tokens may share no indexed word with the stored one
+/// it updates ("Moved to Lisbon" / "Lives in Berlin", 我搬到上海了 / 我住在北京): pronouns are
+/// not indexed and Chinese bigrams differ. The scope's newest [`NEWEST_FOR_SHORT`] memories
+/// of its type are judged as well.
+const SHORT_MEMORY_TOKENS: usize = 12;
+const NEWEST_FOR_SHORT: usize = 10;
 
 pub struct Detector {
     base: DetectConfig,
@@ -167,6 +173,7 @@ impl Detector {
             ..self.base
         };
         let mut tokens = index_tokens(probe.title, probe.body);
+        let short = tokens.len() <= SHORT_MEMORY_TOKENS;
         // Longer tokens are rarer: they find the same topic with fewer index hits.
         tokens.sort_by_key(|t| std::cmp::Reverse(t.chars().count()));
         tokens.truncate(MAX_QUERY_TOKENS);
@@ -186,6 +193,7 @@ impl Detector {
                 labels: probe.labels.to_vec(),
                 with_embedding: probe.embedding.is_some(),
                 limit: MAX_CANDIDATES,
+                newest: if short { NEWEST_FOR_SHORT } else { 0 },
             })
             .await?;
         let new = Analysed::new(probe.memory(), analysis);

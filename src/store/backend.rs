@@ -232,6 +232,8 @@ pub trait Backend: Send + Sync + Sized + 'static {
     /// Active nodes with an embedding sharing a label of list `$1`, newest first; binds as
     /// `nodes::candidates`.
     const CANDIDATES_BY_LABELS: &'static str;
+    /// A scope's newest active nodes of a memory type; binds as `nodes::candidates`.
+    const CANDIDATES_NEWEST: &'static str;
     /// How `concord check` reads the JSON columns.
     const JSON: JsonSql;
 

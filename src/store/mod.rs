@@ -166,6 +166,9 @@ pub struct CandidateQuery {
     pub labels: Vec<String>,
     pub with_embedding: bool,
     pub limit: usize,
+    /// How many of the scope's newest active nodes of the type are candidates as well, found
+    /// or not by the tokens (0: none).
+    pub newest: usize,
 }
 
 /// A detected contradiction to be written with the new node.

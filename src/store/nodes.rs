@@ -396,6 +396,21 @@ pub async fn candidates<B: Backend>(store: &B, q: CandidateQuery) -> StoreResult
             }
         }
     }
+    if q.newest > 0 {
+        let rows = B::query(B::CANDIDATES_NEWEST)
+            .arg(q.newest as i64)
+            .arg(&q.scope)
+            .arg(&q.memory_type)
+            .arg(q.exclude.map(Id))
+            .all(&mut conn)
+            .await?;
+        for row in &rows {
+            let c = candidate::<B>(row)?;
+            if !out.iter().any(|o| o.node.id == c.node.id) {
+                out.push(c);
+            }
+        }
+    }
     Ok(out)
 }
 

@@ -107,3 +107,23 @@ macro_rules! candidates_by_labels {
     };
 }
 pub(crate) use candidates_by_labels;
+
+/// A scope's newest active nodes of one memory type (`$1` of them), through the index on
+/// `(scope, memory_type, state, created_at)`: the candidates of a short new memory that may
+/// share no indexed word with the stored one it updates ("I moved to Lisbon" / "Lives in
+/// Berlin"). The dialect supplies its `remembered` column.
+macro_rules! candidates_newest {
+    ($($remembered:tt)+) => {
+        concat!(
+            "select ",
+            $crate::store::sql::node_columns!("n", ""),
+            ", n.embedding, ",
+            $($remembered)+,
+            " from nodes n \
+             where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
+               and ($4 is null or n.node_id <> $4) \
+             order by n.created_at desc, n.node_id desc limit $1"
+        )
+    };
+}
+pub(crate) use candidates_newest;

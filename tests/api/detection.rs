@@ -15,6 +15,7 @@ crate::on_both_databases!(
     a_state_change_contradicts_the_stored_state,
     a_replaced_slot_contradicts_the_stored_value,
     an_edited_memory_is_judged_by_its_new_text,
+    a_short_update_sharing_no_indexed_word_is_judged,
 );
 
 async fn write(app: &TestApp, uri: &str, body: Value) -> Value {
@@ -381,4 +382,57 @@ async fn an_edited_memory_is_judged_by_its_new_text(app: TestApp) {
         explanation.contains("60") && !explanation.contains("30"),
         "explained with the edited text: {explanation}"
     );
+}
+
+/// Short updates often share no indexed word with what they update: pronouns are not indexed
+/// and Chinese bigrams differ. The scope's newest memories are judged as well.
+async fn a_short_update_sharing_no_indexed_word_is_judged(app: TestApp) {
+    // Arrange
+    let home = write(
+        &app,
+        "/nodes",
+        json!({"title": "我住在北京", "body": "我住在北京"}),
+    )
+    .await;
+    let city = write(
+        &app,
+        "/nodes",
+        json!({"title": "Lives in Berlin", "body": "Lives in Berlin", "scope": "en"}),
+    )
+    .await;
+
+    // Act
+    let moved = write(
+        &app,
+        "/nodes",
+        json!({"title": "我搬到上海了", "body": "我搬到上海了"}),
+    )
+    .await;
+    let relocated = write(
+        &app,
+        "/nodes",
+        json!({"title": "Moved to Lisbon", "body": "Moved to Lisbon", "scope": "en"}),
+    )
+    .await;
+    let other_scope = write(
+        &app,
+        "/nodes",
+        json!({"title": "Moved to Porto", "body": "Moved to Porto", "scope": "elsewhere"}),
+    )
+    .await;
+
+    // Assert
+    let old_ids = |r: &Value| -> Vec<Value> {
+        r["conflicts"]
+            .as_array()
+            .map(|a| a.iter().map(|c| c["old_node_id"].clone()).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(old_ids(&moved), vec![home["node"]["id"].clone()], "{moved}");
+    assert_eq!(
+        old_ids(&relocated),
+        vec![city["node"]["id"].clone()],
+        "{relocated}"
+    );
+    assert!(other_scope.get("conflicts").is_none(), "{other_scope}");
 }

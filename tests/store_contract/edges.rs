@@ -163,6 +163,7 @@ pub async fn candidates_are_active_nodes_of_the_same_scope_and_type_sharing_a_to
             labels: Vec::new(),
             with_embedding: false,
             limit: 20,
+            newest: 0,
         })
         .await
         .unwrap();

@@ -375,6 +375,7 @@ pub async fn candidates_are_found_by_rare_tokens_among_many_common_ones(
             labels: vec![],
             with_embedding: false,
             limit: 5,
+            newest: 0,
         })
         .await
         .unwrap();
@@ -384,5 +385,65 @@ pub async fn candidates_are_found_by_rare_tokens_among_many_common_ones(
         found.iter().any(|c| c.node.id == target.id),
         "the near-duplicate was not among {} candidates",
         found.len()
+    );
+}
+
+pub async fn newest_candidates_are_the_scopes_newest_active_nodes_of_the_type(store: &dyn Store) {
+    // Arrange: three nodes in the scope, then a dormant one, one of another type and one in
+    // another scope, all newer.
+    let older = node(store, "Home", "Lives in Berlin").await;
+    let middle = node(store, "Work", "Works at Acme").await;
+    let newest = node(store, "Pet", "Has a cat").await;
+    let dormant = node(store, "Car", "Drives a Volvo").await;
+    store
+        .update_node(
+            dormant.id,
+            NodePatch::parse(PatchInput {
+                state: Some("dormant".into()),
+                ..Default::default()
+            })
+            .unwrap(),
+        )
+        .await
+        .unwrap();
+    node_from(
+        store,
+        NodeInput {
+            memory_type: Some("goal".into()),
+            ..input("Goal", "Run a marathon")
+        },
+    )
+    .await;
+    node_from(
+        store,
+        NodeInput {
+            scope: Some("other".into()),
+            ..input("Home", "Lives in Lisbon")
+        },
+    )
+    .await;
+    let query = |exclude| concord::store::CandidateQuery {
+        exclude,
+        scope: "default".into(),
+        memory_type: "fact".into(),
+        tokens: Vec::new(),
+        names: Vec::new(),
+        labels: Vec::new(),
+        with_embedding: false,
+        limit: 50,
+        newest: 2,
+    };
+
+    // Act
+    let two = store.candidates(query(None)).await.unwrap();
+    let without_newest = store.candidates(query(Some(newest.id))).await.unwrap();
+
+    // Assert
+    let ids = |cs: &[concord::store::Candidate]| cs.iter().map(|c| c.node.id).collect::<Vec<_>>();
+    assert_eq!(ids(&two), vec![newest.id, middle.id]);
+    assert_eq!(
+        ids(&without_newest),
+        vec![middle.id, older.id],
+        "the excluded node"
     );
 }

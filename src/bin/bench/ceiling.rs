@@ -161,6 +161,7 @@ async fn steps(
         labels: node.labels.clone(),
         with_embedding: false,
         limit: MAX_CANDIDATES,
+        newest: 0,
     };
     let n = store.candidates(query).await?.len();
     parts[3].ok(t.elapsed());

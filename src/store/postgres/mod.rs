@@ -18,7 +18,7 @@ use uuid::Uuid;
 use super::backend::{Backend, Id, QueryExt};
 use super::check::JsonSql;
 use super::notify::Notifier;
-use super::sql::{candidates_by_labels, node_columns};
+use super::sql::{candidates_by_labels, candidates_newest, node_columns};
 use super::{CandidateQuery, StoreError, StoreResult, Violation, WriteHealth};
 
 pub use listen::EVENTS_CHANNEL;
@@ -105,6 +105,7 @@ impl Backend for PgStore {
     const LIST_RANKED: &'static str = search::LIST_RANKED;
     const CANDIDATES_BY_LABELS: &'static str =
         candidates_by_labels!("label = any($1)", search::remembered!());
+    const CANDIDATES_NEWEST: &'static str = candidates_newest!(search::remembered!());
     const JSON: JsonSql = search::JSON;
 
     fn pool(&self) -> &PgPool {

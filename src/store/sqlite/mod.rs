@@ -20,7 +20,7 @@ use uuid::Uuid;
 use super::backend::Backend;
 use super::check::JsonSql;
 use super::notify::Notifier;
-use super::sql::candidates_by_labels;
+use super::sql::{candidates_by_labels, candidates_newest};
 use super::{CandidateQuery, StoreResult, Violation, WriteHealth};
 
 /// How a commit reaches the disk (`PRAGMA synchronous` in WAL mode).
@@ -196,6 +196,7 @@ impl Backend for SqliteStore {
         "label in (select value from json_each($1))",
         search::remembered!()
     );
+    const CANDIDATES_NEWEST: &'static str = candidates_newest!(search::remembered!());
     const JSON: JsonSql = search::JSON;
 
     fn pool(&self) -> &SqlitePool {
