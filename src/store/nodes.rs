@@ -389,12 +389,7 @@ pub async fn candidates<B: Backend>(store: &B, q: CandidateQuery) -> StoreResult
             .arg((q.limit * LABEL_HITS_PER_CANDIDATE) as i64)
             .all(&mut conn)
             .await?;
-        for row in &rows {
-            let c = candidate::<B>(row)?;
-            if !out.iter().any(|o| o.node.id == c.node.id) {
-                out.push(c);
-            }
-        }
+        add_unseen::<B>(&mut out, &rows)?;
     }
     if q.newest > 0 {
         let rows = B::query(B::CANDIDATES_NEWEST)
@@ -404,14 +399,20 @@ pub async fn candidates<B: Backend>(store: &B, q: CandidateQuery) -> StoreResult
             .arg(q.exclude.map(Id))
             .all(&mut conn)
             .await?;
-        for row in &rows {
-            let c = candidate::<B>(row)?;
-            if !out.iter().any(|o| o.node.id == c.node.id) {
-                out.push(c);
-            }
-        }
+        add_unseen::<B>(&mut out, &rows)?;
     }
     Ok(out)
+}
+
+/// Appends the candidates of `rows` not already in `out`.
+fn add_unseen<B: Backend>(out: &mut Vec<Candidate>, rows: &[Row<B>]) -> StoreResult<()> {
+    for row in rows {
+        let c = candidate::<B>(row)?;
+        if !out.iter().any(|o| o.node.id == c.node.id) {
+            out.push(c);
+        }
+    }
+    Ok(())
 }
 
 fn candidate<B: Backend>(row: &Row<B>) -> StoreResult<Candidate> {
