@@ -179,9 +179,17 @@ pub async fn candidates_by_tokens(
     if tokens.is_empty() {
         return Ok(Vec::new());
     }
+    // Without statistics (before the first `ANALYZE`) every token looks rare, so the walks
+    // share the budget instead: a store nobody has analysed yet still reads at most
+    // `RANKING_BUDGET` postings per write, favouring the newest nodes.
+    let per_token = if frequencies.listed.is_empty() {
+        (RANKING_BUDGET / tokens.len() as i64).max(1)
+    } else {
+        RANKING_BUDGET
+    };
     let terms: Vec<&str> = tokens.iter().map(|(t, _)| t.as_str()).collect();
     let rows = sqlx::query::<Postgres>(POSTINGS)
-        .arg(RANKING_BUDGET)
+        .arg(per_token)
         .bind(&terms)
         .all(&mut *conn)
         .await?;
