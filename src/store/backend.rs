@@ -212,8 +212,6 @@ pub trait Backend: Send + Sync + Sized + 'static {
     const INSERT_CONFLICT: &'static str;
     /// `insert into edges … select … where` both endpoints exist (`$1..$9`).
     const INSERT_EDGE: &'static str;
-    /// Inserts `($1: label list, $2: node id)` into `node_labels`.
-    const INSERT_LABELS: &'static str;
     /// `select 1` of node `$1`, locked where the database locks rows.
     const LOCK_NODE: &'static str;
     /// Key-share locks the nodes in list `$1` in id order, where the database locks rows: a

@@ -109,35 +109,7 @@ pub async fn insert<B: Backend>(
     .arg(tokens)
     .run(conn)
     .await?;
-    // A new node has no label rows to replace.
-    insert_labels::<B>(conn, node.id, &node.labels).await
-}
-
-/// Replaces the label index rows of a node.
-pub async fn write_labels<B: Backend>(
-    conn: &mut Conn<B>,
-    id: Uuid,
-    labels: &[String],
-) -> StoreResult<()> {
-    B::query("delete from node_labels where node_id = $1")
-        .arg(Id(id))
-        .run(conn)
-        .await?;
-    insert_labels::<B>(conn, id, labels).await
-}
-
-async fn insert_labels<B: Backend>(
-    conn: &mut Conn<B>,
-    id: Uuid,
-    labels: &[String],
-) -> StoreResult<()> {
-    if !labels.is_empty() {
-        B::query(B::INSERT_LABELS)
-            .arg(Texts(labels))
-            .arg(Id(id))
-            .run(conn)
-            .await?;
-    }
+    // The label index rows are written by the insert's trigger.
     Ok(())
 }
 
@@ -254,9 +226,6 @@ pub async fn update<B: Backend>(store: &B, id: Uuid, patch: NodePatch) -> StoreR
     .arg(tokens)
     .run(&mut tx)
     .await?;
-    if patch.labels.is_some() {
-        write_labels::<B>(&mut tx, id, &node.labels).await?;
-    }
     let mut nodes = vec![node];
     attach_conflict_ids::<B>(&mut tx, &mut nodes).await?;
     B::commit(tx).await?;

@@ -162,7 +162,6 @@ impl Run<'_> {
                 .arg(at)
                 .run(conn)
                 .await?;
-                nodes::write_labels::<B>(conn, *node_id, labels).await?;
             }
             Step::MoveEdges { from, to } => {
                 moved = edges::move_edges::<B>(conn, *from, *to).await?

@@ -83,8 +83,6 @@ impl Backend for PgStore {
          select $1, $2, $3, $4, $5, $6, $7, $8, $9, $9 \
          where exists (select 1 from nodes where node_id = $2 for key share) \
            and exists (select 1 from nodes where node_id = $3 for key share)";
-    const INSERT_LABELS: &'static str =
-        "insert into node_labels (label, node_id) select unnest($1::text[]), $2";
     const LOCK_NODE: &'static str = "select 1 from nodes where node_id = $1 for update";
     const SHARE_NODES: &'static str =
         "select node_id from nodes where node_id = any($1) order by node_id for key share";

@@ -179,17 +179,12 @@ pub async fn candidates_by_tokens(
     if tokens.is_empty() {
         return Ok(Vec::new());
     }
-    // Without statistics (before the first `ANALYZE`) every token looks rare, so the walks
-    // share the budget instead: a store nobody has analysed yet still reads at most
-    // `RANKING_BUDGET` postings per write, favouring the newest nodes.
-    let per_token = if frequencies.listed.is_empty() {
-        (RANKING_BUDGET / tokens.len() as i64).max(1)
-    } else {
-        RANKING_BUDGET
-    };
+    // Without statistics (before autovacuum's first `ANALYZE`) every token weighs the same
+    // and up to 12 are walked in full: slower on a large store, but a rare word such as the
+    // "3" of "service 3" still finds its one node among thousands that share the others.
     let terms: Vec<&str> = tokens.iter().map(|(t, _)| t.as_str()).collect();
     let rows = sqlx::query::<Postgres>(POSTINGS)
-        .arg(per_token)
+        .arg(RANKING_BUDGET)
         .bind(&terms)
         .all(&mut *conn)
         .await?;

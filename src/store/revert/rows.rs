@@ -6,7 +6,7 @@ use uuid::Uuid;
 use crate::domain::pre_image::{ConflictImage, EdgeImage, NodeImage, unhex};
 use crate::domain::revert::{Obstacle, SourceWrite};
 use crate::store::backend::{Backend, Conn, Id, QueryExt, Ts};
-use crate::store::{StoreError, StoreResult, nodes};
+use crate::store::{StoreError, StoreResult};
 
 fn embedding(node: &NodeImage) -> StoreResult<Option<Vec<u8>>> {
     node.embedding
@@ -58,7 +58,7 @@ async fn write_node<B: Backend>(
         .arg(&n.search_tokens)
         .run(conn)
         .await?;
-    nodes::write_labels::<B>(conn, n.node_id, &n.labels).await
+    Ok(())
 }
 
 pub async fn insert_edge<B: Backend>(conn: &mut Conn<B>, e: &EdgeImage) -> StoreResult<()> {

@@ -176,8 +176,6 @@ impl Backend for SqliteStore {
          select $1, $2, $3, $4, $5, $6, $7, $8, $9, $9 \
          where exists (select 1 from nodes where node_id = $2) \
            and exists (select 1 from nodes where node_id = $3)";
-    const INSERT_LABELS: &'static str =
-        "insert into node_labels (label, node_id) select value, $2 from json_each($1)";
     const LOCK_NODE: &'static str = "select 1 from nodes where node_id = $1";
     const SHARE_NODES: &'static str =
         "select node_id from nodes where node_id in (select value from json_each($1))";
