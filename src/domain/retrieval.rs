@@ -40,6 +40,10 @@ pub fn rarest_tokens(
 /// budget on both databases, so both retrieve the same candidates.
 pub const RANKING_BUDGET: i64 = 2_000;
 const MIN_QUERY_TOKENS: usize = 2;
+
+/// Index hits examined per candidate wanted: hits in other scopes, types or states are
+/// filtered out after the postings are scored.
+pub const INDEX_HITS_PER_CANDIDATE: usize = 4;
 const MAX_QUERY_TOKENS: usize = 12;
 
 /// The tokens a candidate search uses, with their document frequencies, from the index's
@@ -61,9 +65,52 @@ pub fn rarity(docs: i64) -> f64 {
     (1.0 + 1_000_000.0 / docs.max(1) as f64).ln()
 }
 
+/// The nodes a candidate search found, best first: walking each query token's postings,
+/// a node scores the weights of the tokens it holds; ties go to the newer node (the larger
+/// key). `walks` are the tokens' weights with the nodes their postings name, in query-token
+/// order, so that two nodes holding the same tokens add the same weights in the same order and
+/// tie exactly. At most `limit` are kept.
+pub fn best_hits<K, I>(walks: impl IntoIterator<Item = (f64, I)>, limit: usize) -> Vec<K>
+where
+    K: Copy + Eq + std::hash::Hash + Ord,
+    I: IntoIterator<Item = K>,
+{
+    let mut scores: std::collections::HashMap<K, f64> = std::collections::HashMap::new();
+    for (weight, nodes) in walks {
+        for node in nodes {
+            *scores.entry(node).or_insert(0.0) += weight;
+        }
+    }
+    let mut hits: Vec<(K, f64)> = scores.into_iter().collect();
+    let best_first = |a: &(K, f64), b: &(K, f64)| b.1.total_cmp(&a.1).then_with(|| b.0.cmp(&a.0));
+    if hits.len() > limit && limit > 0 {
+        hits.select_nth_unstable_by(limit - 1, best_first);
+    }
+    hits.truncate(limit);
+    hits.sort_unstable_by(best_first);
+    hits.into_iter().map(|(k, _)| k).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hits_are_ranked_by_the_weights_of_the_tokens_they_hold_then_newest_first() {
+        let walks = vec![
+            (3.0, vec![9, 4, 2]),
+            (1.0, vec![8, 4, 3]),
+            (1.0, vec![8, 3]),
+        ];
+        // 4 holds 3 + 1; 9 holds 3; 8 and 3 hold 1 + 1 (8 is newer); 2 holds 3.
+        assert_eq!(best_hits(walks.clone(), 10), vec![4, 9, 2, 8, 3]);
+        assert_eq!(best_hits(walks.clone(), 3), vec![4, 9, 2]);
+        assert_eq!(best_hits(walks, 0), Vec::<i32>::new());
+        assert_eq!(
+            best_hits(Vec::<(f64, Vec<i32>)>::new(), 5),
+            Vec::<i32>::new()
+        );
+    }
 
     fn names(tokens: Vec<(String, i64)>) -> Vec<String> {
         tokens.into_iter().map(|(t, _)| t).collect()

@@ -266,6 +266,7 @@ pub trait Backend: Send + Sync + Sized + 'static {
     /// Candidates matching any of the rarest of `q.tokens` (by the index's own statistics),
     /// best first, with the columns `embedding` and `remembered`.
     fn candidates_by_tokens(
+        &self,
         conn: &mut Conn<Self>,
         q: &CandidateQuery,
     ) -> impl Future<Output = StoreResult<Vec<Row<Self>>>> + Send;

@@ -230,6 +230,22 @@ pub async fn check<B: Backend>(store: &B) -> StoreResult<Vec<Violation>> {
     Ok(found)
 }
 
+/// A term whose postings in `node_tokens` (detection's candidate search) differ from the
+/// tokens of the nodes.
+pub fn postings_out_of_step(term: String) -> Violation {
+    Violation {
+        invariant: "node_tokens_out_of_step",
+        detail: format!("the postings of {term:?} do not match the nodes table"),
+    }
+}
+
+pub fn postings_not_recounted(e: sqlx::Error) -> Violation {
+    Violation {
+        invariant: "node_tokens_out_of_step",
+        detail: format!("the token postings could not be recounted: {e}"),
+    }
+}
+
 /// Nodes whose stored search tokens are not the tokens of their title and body, page by page.
 async fn stale_tokens<B: Backend>(store: &B) -> StoreResult<Vec<Violation>> {
     let mut conn = store.pool().acquire().await?;

@@ -287,9 +287,14 @@ pub async fn delete_in<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreResult<
         .arg(Id(id))
         .run(conn)
         .await?;
+    // `new_node_id` is cleared here rather than by the foreign key's `on delete set null`: a
+    // row this transaction has already updated gets its other foreign key re-checked by that
+    // cascade, which on PostgreSQL locks the conflict's old node out of id order, and a
+    // resolution holding that node deadlocks with this delete.
     B::query(
         "update conflict_queue set new_content = coalesce(new_content, \
-         (select body from nodes where node_id = $1)) where new_node_id = $1",
+         (select body from nodes where node_id = $1)), new_node_id = null \
+         where new_node_id = $1",
     )
     .arg(Id(id))
     .run(conn)
@@ -376,7 +381,7 @@ pub const LABEL_HITS_PER_CANDIDATE: usize = 4;
 pub async fn candidates<B: Backend>(store: &B, q: CandidateQuery) -> StoreResult<Vec<Candidate>> {
     let mut conn = store.pool().acquire().await?;
     let mut out: Vec<Candidate> = Vec::new();
-    for row in &B::candidates_by_tokens(&mut conn, &q).await? {
+    for row in &store.candidates_by_tokens(&mut conn, &q).await? {
         out.push(candidate::<B>(row)?);
     }
     if q.with_embedding && !q.labels.is_empty() {

@@ -105,6 +105,12 @@ impl Env {
                     .execute(&mut admin)
                     .await?;
                 build(&self.pg(&tmp), t, self.seed).await?;
+                // What autovacuum does to a store that has lived a while: statistics for the
+                // planner and the candidate search, and a visibility map, so that index-only
+                // scans read no heap pages.
+                let mut c = sqlx::PgConnection::connect(&self.pg(&tmp)).await?;
+                sqlx::query("vacuum analyze").execute(&mut c).await?;
+                c.close().await?;
                 // The dropped pool's connections may linger; renaming needs them gone.
                 terminate(&mut admin, &tmp).await?;
                 sqlx::query(AssertSqlSafe(format!(

@@ -3,7 +3,7 @@
 //! locks (`for update`, `for key share`) and transaction-scoped advisory locks instead, runs a
 //! unit of work again when it lost a deadlock, and wakes long-pollers of every instance with
 //! `pg_notify` delivered on commit (`listen.rs`). Full-text search is a generated `tsvector`
-//! column ranked by `ts_rank` (`search.rs`).
+//! column ranked by `ts_rank`; detection walks the postings of `node_tokens` (`search.rs`).
 
 mod listen;
 mod search;
@@ -27,6 +27,7 @@ pub struct PgStore {
     pool: PgPool,
     health: WriteHealth,
     deadlock_retries: usize,
+    token_stats: search::TokenStats,
 }
 
 impl PgStore {
@@ -46,6 +47,7 @@ impl PgStore {
             pool,
             health: WriteHealth::default(),
             deadlock_retries: 3,
+            token_stats: search::TokenStats::default(),
         }
     }
 
@@ -191,10 +193,11 @@ impl Backend for PgStore {
     }
 
     async fn candidates_by_tokens(
+        &self,
         conn: &mut PgConnection,
         q: &CandidateQuery,
     ) -> StoreResult<Vec<PgRow>> {
-        search::candidates_by_tokens(conn, q).await
+        search::candidates_by_tokens(&self.token_stats, conn, q).await
     }
 
     /// `search_tsv` must be non-empty wherever there are tokens.

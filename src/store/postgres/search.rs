@@ -1,14 +1,20 @@
 //! Full-text search on PostgreSQL (a generated `tsvector` over `search_tokens`, ranked by
-//! `ts_rank`), token statistics from `pg_stats`, and the checks that read `jsonb`.
+//! `ts_rank`), detection's candidate search over `node_tokens` weighted by token statistics
+//! from `pg_stats`, and the checks that read `jsonb`.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, PgPool, Postgres, Row};
+use uuid::Uuid;
 
-use crate::domain::retrieval::query_tokens;
+use crate::domain::retrieval::{
+    INDEX_HITS_PER_CANDIDATE, RANKING_BUDGET, best_hits, query_tokens, rarity,
+};
 use crate::store::backend::{Id, QueryExt};
-use crate::store::check::JsonSql;
+use crate::store::check::{JsonSql, postings_not_recounted, postings_out_of_step};
 use crate::store::sql::node_columns;
 use crate::store::{CandidateQuery, StoreResult, Violation};
 
@@ -39,15 +45,29 @@ macro_rules! remembered {
 }
 pub(super) use remembered;
 
-const CANDIDATES_BY_TOKENS: &str = concat!(
+/// The postings of a write's query tokens (`$2`), newest first (node ids are UUIDv7, so id
+/// order is creation order) and at most `$1` per token: a backward index range read of
+/// `node_tokens` each, one row per token with its position in `$2` and its nodes. The hits are
+/// scored in Rust (`retrieval::best_hits`), which costs less than grouping and sorting the
+/// same postings in SQL.
+const POSTINGS: &str = "select t.token, \
+        array(select k.node_id from node_tokens k where k.term = t.term \
+              order by k.term desc, k.node_id desc limit $1) as nodes \
+     from unnest($2::text[]) with ordinality as t(term, token)";
+
+/// The best hits (`$1`, best first) that are active nodes of the write's scope and type, in
+/// that order. The lookup is a lateral subquery with `offset 0` so that the planner reads each
+/// hit by primary key rather than hash-joining every node of the scope.
+const CANDIDATES_OF_HITS: &str = concat!(
     "select ",
     node_columns!("n", ""),
     ", n.embedding, ",
     remembered!(),
-    " from nodes n \
-     where n.search_tsv @@ to_tsquery('simple', $1) and n.scope = $2 and n.memory_type = $3 \
-       and n.state = 'active' and ($4::uuid is null or n.node_id <> $4) \
-     order by ts_rank(n.search_tsv, to_tsquery('simple', $1)) desc, n.node_id limit $5"
+    " from unnest($1::uuid[]) with ordinality as h(node_id, rank) \
+     cross join lateral (select * from nodes n where n.node_id = h.node_id offset 0) n \
+     where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
+       and ($4::uuid is null or n.node_id <> $4) \
+     order by h.rank limit $5"
 );
 
 /// The text of a `to_tsquery` (bound as a parameter, never spliced into SQL): every token
@@ -60,17 +80,53 @@ pub fn tsquery(tokens: &[String], op: &str) -> String {
         .join(op)
 }
 
-/// The new text's rarest tokens, by PostgreSQL's own statistics of the `tsvector` column
-/// (`ANALYZE` keeps the frequencies of its most common elements; a token not listed is rarer
-/// than the least common one listed). Without statistics every token is used.
-async fn rarest(
-    conn: &mut PgConnection,
-    tokens: &[String],
-    names: &[String],
-) -> StoreResult<Vec<String>> {
-    if tokens.is_empty() {
-        return Ok(Vec::new());
+/// How long PostgreSQL's token statistics are reused: they change only when `ANALYZE` runs,
+/// and reading them took about 1 ms of every write.
+const STATS_FOR: Duration = Duration::from_secs(60);
+
+/// PostgreSQL's estimate of how many nodes hold each index token (`ANALYZE` keeps the
+/// frequencies of the `tsvector` column's most common elements; a token not listed is rarer
+/// than the least common one listed), read at most once per [`STATS_FOR`].
+#[derive(Default)]
+pub struct TokenStats {
+    read: Mutex<Option<(Instant, Arc<Frequencies>)>>,
+}
+
+/// Documents per listed token; none at all before the first `ANALYZE`.
+#[derive(Default)]
+struct Frequencies {
+    listed: HashMap<String, f64>,
+    floor: f64,
+    total: f64,
+}
+
+impl Frequencies {
+    /// Estimated documents holding `token`; 1 for every token without statistics, so that
+    /// all weigh the same.
+    fn docs(&self, token: &str) -> i64 {
+        if self.listed.is_empty() {
+            return 1;
+        }
+        let freq = self.listed.get(token).copied().unwrap_or(self.floor / 2.0);
+        ((freq * self.total).round() as i64).max(1)
     }
+}
+
+impl TokenStats {
+    async fn current(&self, conn: &mut PgConnection) -> StoreResult<Arc<Frequencies>> {
+        let kept = self.read.lock().expect("stats lock").clone();
+        if let Some((at, f)) = kept
+            && at.elapsed() < STATS_FOR
+        {
+            return Ok(f);
+        }
+        let f = Arc::new(read_frequencies(conn).await?);
+        *self.read.lock().expect("stats lock") = Some((Instant::now(), Arc::clone(&f)));
+        Ok(f)
+    }
+}
+
+async fn read_frequencies(conn: &mut PgConnection) -> StoreResult<Frequencies> {
     let row = sqlx::query(
         "select s.most_common_elems::text::text[] as elems, \
                 s.most_common_elem_freqs::float8[] as freqs, c.reltuples::float8 as total \
@@ -81,50 +137,78 @@ async fn rarest(
     .fetch_optional(&mut *conn)
     .await?;
     let Some(row) = row else {
-        return Ok(tokens.to_vec());
+        return Ok(Frequencies::default());
     };
     let elems: Option<Vec<String>> = row.try_get("elems")?;
     let freqs: Option<Vec<f64>> = row.try_get("freqs")?;
     let total: f64 = row.try_get("total")?;
     let (Some(elems), Some(freqs)) = (elems, freqs) else {
-        return Ok(tokens.to_vec());
+        return Ok(Frequencies::default());
     };
     if elems.is_empty() || total <= 0.0 {
-        return Ok(tokens.to_vec());
+        return Ok(Frequencies::default());
     }
-    let listed: HashMap<&str, f64> = elems
-        .iter()
-        .map(String::as_str)
-        .zip(freqs.iter().copied())
-        .collect();
+    // The element frequencies are followed by their minimum, maximum and null fraction.
     let floor = freqs
         .iter()
         .take(elems.len())
         .copied()
         .fold(f64::INFINITY, f64::min);
-    let stats: Vec<(String, i64)> = tokens
-        .iter()
-        .map(|t| {
-            let freq = listed.get(t.as_str()).copied().unwrap_or(floor / 2.0);
-            (t.clone(), ((freq * total).round() as i64).max(1))
-        })
-        .collect();
-    Ok(query_tokens(&stats, names)
-        .into_iter()
-        .map(|(token, _)| token)
-        .collect())
+    Ok(Frequencies {
+        listed: elems.into_iter().zip(freqs).collect(),
+        floor,
+        total,
+    })
 }
 
 pub async fn candidates_by_tokens(
+    stats: &TokenStats,
     conn: &mut PgConnection,
     q: &CandidateQuery,
 ) -> StoreResult<Vec<PgRow>> {
-    let tokens = rarest(conn, &q.tokens, &q.names).await?;
+    if q.tokens.is_empty() {
+        return Ok(Vec::new());
+    }
+    let frequencies = stats.current(conn).await?;
+    let counted: Vec<(String, i64)> = q
+        .tokens
+        .iter()
+        .map(|t| (t.clone(), frequencies.docs(t)))
+        .collect();
+    let tokens = query_tokens(&counted, &q.names);
     if tokens.is_empty() {
         return Ok(Vec::new());
     }
-    sqlx::query::<Postgres>(CANDIDATES_BY_TOKENS)
-        .arg(tsquery(&tokens, " | "))
+    // Without statistics (before the first `ANALYZE`) every token looks rare, so the walks
+    // share the budget instead: a store nobody has analysed yet still reads at most
+    // `RANKING_BUDGET` postings per write, favouring the newest nodes.
+    let per_token = if frequencies.listed.is_empty() {
+        (RANKING_BUDGET / tokens.len() as i64).max(1)
+    } else {
+        RANKING_BUDGET
+    };
+    let terms: Vec<&str> = tokens.iter().map(|(t, _)| t.as_str()).collect();
+    let rows = sqlx::query::<Postgres>(POSTINGS)
+        .arg(per_token)
+        .bind(&terms)
+        .all(&mut *conn)
+        .await?;
+    let mut walks = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let token: i64 = row.try_get("token")?;
+        let nodes: Vec<Uuid> = row.try_get("nodes")?;
+        walks.push((token, nodes));
+    }
+    // Weights are added in query-token order, whatever order the rows came in.
+    walks.sort_unstable_by_key(|(token, _)| *token);
+    let hits: Vec<Uuid> = best_hits(
+        walks
+            .into_iter()
+            .map(|(token, nodes)| (rarity(tokens[token as usize - 1].1), nodes)),
+        q.limit * INDEX_HITS_PER_CANDIDATE,
+    );
+    sqlx::query::<Postgres>(CANDIDATES_OF_HITS)
+        .bind(&hits)
         .arg(&q.scope)
         .arg(&q.memory_type)
         .arg(q.exclude.map(Id))
@@ -143,14 +227,32 @@ pub async fn check_index(pool: &PgPool) -> StoreResult<Vec<Violation>> {
     )
     .fetch_all(pool)
     .await?;
-    Ok(empty
+    let mut out: Vec<Violation> = empty
         .into_iter()
         .map(|detail| Violation {
             invariant: "fts_out_of_step",
             detail,
         })
-        .collect())
+        .collect();
+    match sqlx::query_scalar::<_, String>(NODE_TOKENS_DRIFT)
+        .fetch_all(pool)
+        .await
+    {
+        Ok(terms) => out.extend(terms.into_iter().map(postings_out_of_step)),
+        Err(e) => out.push(postings_not_recounted(e)),
+    }
+    Ok(out)
 }
+
+/// Terms whose postings differ from a recount over `nodes`, either way (at most 100).
+const NODE_TOKENS_DRIFT: &str = "\
+    with recount as (select distinct t as term, n.node_id from nodes n, \
+        unnest(string_to_array(n.search_tokens, ' ')) as t where t <> '') \
+    select distinct term from (\
+        (select term, node_id from recount except select term, node_id from node_tokens) \
+        union all \
+        (select term, node_id from node_tokens except select term, node_id from recount)) d \
+    limit 100";
 
 /// How `concord check` reads the JSON columns (see `store::check`).
 pub const JSON: JsonSql = JsonSql {

@@ -251,6 +251,7 @@ impl Backend for SqliteStore {
     }
 
     async fn candidates_by_tokens(
+        &self,
         conn: &mut SqliteConnection,
         q: &CandidateQuery,
     ) -> StoreResult<Vec<SqliteRow>> {

@@ -1,11 +1,14 @@
-//! Full-text search on SQLite (an FTS5 table over `search_tokens`, kept by triggers), its token
-//! statistics (`token_docs`, kept by triggers too), and the checks that read JSON with `json_each`.
+//! Full-text search on SQLite (an FTS5 table over `search_tokens`, kept by triggers), the
+//! postings and token statistics of detection's candidate search (`node_tokens`, `token_docs`,
+//! kept by triggers too), and the checks that read JSON with `json_each`.
 
 use sqlx::{AssertSqlSafe, Row, Sqlite, SqliteConnection, SqlitePool};
 
-use crate::domain::retrieval::{RANKING_BUDGET, query_tokens, rarity};
+use crate::domain::retrieval::{
+    INDEX_HITS_PER_CANDIDATE, RANKING_BUDGET, best_hits, query_tokens, rarity,
+};
 use crate::store::backend::{Id, QueryExt, Texts};
-use crate::store::check::JsonSql;
+use crate::store::check::{JsonSql, postings_not_recounted, postings_out_of_step};
 use crate::store::sql::node_columns;
 use crate::store::{CandidateQuery, StoreResult, Violation};
 
@@ -37,47 +40,41 @@ macro_rules! remembered {
 }
 pub(super) use remembered;
 
-/// The candidates of a write: each query token's newest postings are walked (FTS5 reads
-/// them in rowid order, `$1` at most per token), each hit scores the weights of the tokens it
-/// holds, and only the best `$6` hits are joined to `nodes` and filtered by scope, type and
-/// state. The hits are materialised first: left to itself, SQLite's planner (3.51) scans
-/// `nodes` by scope and runs the full-text query once per row, which took seconds at 10k
-/// nodes. Summing weights costs a third of what `bm25` does per matching row (`bm25` reads
-/// every query phrase's instances of every row), and the walks are bounded, so the search
-/// costs the same at 10k nodes as at 100k. `$7`, `$8`, … are the tokens' FTS5 queries and
-/// weights, in pairs.
-fn candidates_by_tokens_sql(tokens: usize) -> String {
-    let walks: Vec<String> = (0..tokens)
+/// The postings of a write's query tokens (`$2`, `$3`, …), newest first and at most `$1` per
+/// token: a primary-key range read of `node_tokens` each, one row per token with its nodes'
+/// rowids. The hits are scored in Rust (`retrieval::best_hits`): SQLite's `group by` and
+/// `order by` over the same postings cost twice what walking them did.
+fn postings_sql(tokens: usize) -> String {
+    (0..tokens)
         .map(|i| {
             format!(
-                "select rowid, ${w} as weight from (select rowid from nodes_fts \
-                 where nodes_fts match ${t} order by rowid desc limit $1)",
-                t = 7 + 2 * i,
-                w = 8 + 2 * i
+                "select {i} as token, (select group_concat(node) from (select node \
+                 from node_tokens where term = ${} order by node desc limit $1)) as nodes",
+                i + 2
             )
         })
-        .collect();
-    format!(
-        "with hits as materialized (select rowid, sum(weight) as score from ({}) \
-            group by rowid order by score desc, rowid desc limit $6) \
-         select {}, n.embedding, {} from hits join nodes n on n.rowid = hits.rowid \
-         where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
-           and ($4 is null or n.node_id <> $4) \
-         order by hits.score desc, hits.rowid desc limit $5",
-        walks.join(" union all "),
-        node_columns!("n", ""),
-        remembered!(),
-    )
+        .collect::<Vec<_>>()
+        .join(" union all ")
 }
+
+/// The best hits (`$1`, a JSON array of rowids, best first) that are active nodes of the
+/// write's scope and type, in that order. `cross join` keeps the hits as the outer loop, so
+/// each is one rowid lookup.
+const CANDIDATES_OF_HITS: &str = concat!(
+    "select ",
+    node_columns!("n", ""),
+    ", n.embedding, ",
+    remembered!(),
+    " from json_each($1) h cross join nodes n on n.rowid = h.value \
+     where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
+       and ($4 is null or n.node_id <> $4) \
+     order by h.key limit $5"
+);
 
 /// Postings walked per query token: the number the rarest-token policy aims for in all
 /// (`domain::retrieval`), which one token exceeds only when even a write's rarest words are
 /// common.
 const POSTINGS_PER_TOKEN: i64 = RANKING_BUDGET;
-
-/// Index hits examined per candidate wanted: hits in other scopes, types or states are
-/// filtered out after the index ranks them.
-const INDEX_HITS_PER_CANDIDATE: usize = 4;
 
 /// An FTS5 query matching rows that contain every token (`all`) or any, each quoted so that
 /// no token can be read as an operator.
@@ -119,21 +116,38 @@ pub async fn candidates_by_tokens(
     if tokens.is_empty() {
         return Ok(Vec::new());
     }
-    // Only the number of walks varies; every token and weight is bound.
-    let sql = AssertSqlSafe(candidates_by_tokens_sql(tokens.len()));
-    let mut query = sqlx::query::<Sqlite>(sql)
-        .arg(POSTINGS_PER_TOKEN)
+    // Only the number of walks varies; every token is bound.
+    let mut walk =
+        sqlx::query::<Sqlite>(AssertSqlSafe(postings_sql(tokens.len()))).arg(POSTINGS_PER_TOKEN);
+    for (token, _) in &tokens {
+        walk = walk.arg(token);
+    }
+    let rows = walk.all(&mut *conn).await?;
+    let mut walks = Vec::with_capacity(tokens.len());
+    for row in &rows {
+        let token: i64 = row.try_get("token")?;
+        let nodes: Option<String> = row.try_get("nodes")?;
+        walks.push((token, nodes.unwrap_or_default()));
+    }
+    // Weights are added in query-token order, whatever order the rows came in.
+    walks.sort_unstable_by_key(|(token, _)| *token);
+    let hits: Vec<i64> = best_hits(
+        walks.iter().map(|(token, nodes)| {
+            (
+                rarity(tokens[*token as usize].1),
+                nodes.split(',').filter_map(|n| n.parse::<i64>().ok()),
+            )
+        }),
+        q.limit * INDEX_HITS_PER_CANDIDATE,
+    );
+    sqlx::query::<Sqlite>(CANDIDATES_OF_HITS)
+        .arg(serde_json::to_string(&hits).expect("integers serialise"))
         .arg(&q.scope)
         .arg(&q.memory_type)
         .arg(q.exclude.map(Id))
         .arg(q.limit as i64)
-        .arg((q.limit * INDEX_HITS_PER_CANDIDATE) as i64);
-    for (token, docs) in &tokens {
-        query = query
-            .arg(fts_query(std::slice::from_ref(token), false))
-            .arg(rarity(*docs));
-    }
-    query.all(conn).await
+        .all(conn)
+        .await
 }
 
 /// FTS5's integrity check with rank 1 also compares the index with the external content table
@@ -164,8 +178,25 @@ pub async fn check_index(pool: &SqlitePool) -> Vec<Violation> {
             detail: format!("the token statistics could not be recounted: {e}"),
         }),
     }
+    match sqlx::query_scalar::<_, String>(NODE_TOKENS_DRIFT)
+        .fetch_all(pool)
+        .await
+    {
+        Ok(terms) => out.extend(terms.into_iter().map(postings_out_of_step)),
+        Err(e) => out.push(postings_not_recounted(e)),
+    }
     out
 }
+
+/// Terms whose postings differ from a recount over `nodes`, either way (at most 100).
+const NODE_TOKENS_DRIFT: &str = "\
+    with recount as (select distinct value as term, nodes.rowid as node from nodes, \
+        json_each('[\"' || replace(nodes.search_tokens, ' ', '\",\"') || '\"]') where value <> '') \
+    select distinct term from (\
+        select term from (select term, node from recount except select term, node from node_tokens) \
+        union all \
+        select term from (select term, node from node_tokens except select term, node from recount)) \
+    limit 100";
 
 /// Terms whose kept document frequency differs from a recount over `nodes` (at most 100).
 const TOKEN_DOCS_DRIFT: &str = "\
