@@ -71,6 +71,10 @@ pub fn is_cjk(c: char) -> bool {
         0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xAC00..=0xD7AF)
 }
 
+fn is_hangul(c: char) -> bool {
+    matches!(c as u32, 0xAC00..=0xD7AF)
+}
+
 /// Cuts `text` to at most [`MAX_TEXT_BYTES`] on a char boundary.
 pub fn clip(text: &str) -> &str {
     if text.len() <= MAX_TEXT_BYTES {
@@ -93,8 +97,16 @@ pub fn tokenize(text: &str) -> Vec<Token> {
         }
         return out;
     }
-    for (start, word) in text.unicode_word_indices() {
-        if word.chars().any(is_cjk) {
+    let mut words = text.unicode_word_indices().peekable();
+    while let Some((start, word)) = words.next() {
+        if word == "안" && words.peek().is_some_and(|(_, w)| w.starts_with(is_hangul)) {
+            // Korean short negation: "안" standing alone before a predicate ("안 좋아해요",
+            // "안 먹어요"). As the first syllable of a word (안전, 안에) it negates nothing.
+            push_mixed(&mut out, start, word);
+            if let Some(t) = out.last_mut() {
+                t.negator = true;
+            }
+        } else if word.chars().any(is_cjk) {
             push_mixed(&mut out, start, word);
         } else {
             out.push(make_token(start, word));
