@@ -119,7 +119,13 @@ pub fn apply_comparatives(tokens: &[Token], text: &str, i: usize, raw: Raw) -> V
     if v.class == Class::Version {
         return v;
     }
-    let applies = |p: &str| v.class == Class::Date || !DATE_ONLY.contains(&p);
+    // A phrase can only match when it ends with the word before the value (or starts with the
+    // word after it): that cheap test spares spelling out every phrase at every value.
+    let prev = i.checked_sub(1).map_or("", |p| tokens[p].norm.as_str());
+    let applies = |p: &str| {
+        !prev.is_empty() && p.ends_with(prev) && (v.class == Class::Date || !DATE_ONLY.contains(&p))
+    };
+    let next = tokens.get(v.end).map_or("", |t| t.norm.as_str());
     let before = BEFORE.iter().filter(|(p, _)| applies(p));
     if let Some((start, p, b)) = before
         .filter_map(|(p, b)| Some((phrase_at(tokens, i, p, true)?, *p, *b)))
@@ -127,10 +133,9 @@ pub fn apply_comparatives(tokens: &[Token], text: &str, i: usize, raw: Raw) -> V
     {
         v.first = start;
         bound(&mut v, p, b);
-    } else if let Some((p, b)) = AFTER
-        .iter()
-        .find(|(p, _)| phrase_at(tokens, v.end, p, false).is_some())
-    {
+    } else if let Some((p, b)) = AFTER.iter().find(|(p, _)| {
+        !next.is_empty() && p.starts_with(next) && phrase_at(tokens, v.end, p, false).is_some()
+    }) {
         v.end += word_count(p);
         bound(&mut v, p, *b);
     } else if text[tokens[v.end - 1].end..].starts_with('+') {

@@ -4,7 +4,6 @@
 //! differ, never on the mere presence of a cue word, because cue words are common in agreeing
 //! text too.
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use super::align::{Alignment, Hunk};
@@ -260,22 +259,28 @@ pub fn replacement(old: &Side, new: &Side) -> Option<Evidence> {
     ))
 }
 
-/// Which replacement cues a side holds, one bit per cue: each token is looked up once among
-/// the cues' first words, and only the cues it opens are compared further.
-fn replacement_cues(side: &Side) -> u64 {
-    static BY_FIRST: LazyLock<HashMap<&'static str, Vec<usize>>> = LazyLock::new(|| {
-        let mut by_first: HashMap<&'static str, Vec<usize>> = HashMap::new();
-        for (i, cue) in lexicon::REPLACEMENT_CUES.iter().enumerate() {
-            if let Some(first) = phrase_words(cue).next() {
-                by_first.entry(first).or_default().push(i);
-            }
-        }
+/// Which replacement cues a side holds, one bit per cue: each token is looked up once, by its
+/// stem key, among the keys of the cues' first words, and only the cues it may open are
+/// compared further.
+pub(super) fn replacement_cues(side: &Side) -> u64 {
+    static BY_FIRST: LazyLock<Vec<(u64, usize)>> = LazyLock::new(|| {
+        let mut by_first: Vec<(u64, usize)> = lexicon::REPLACEMENT_CUES
+            .iter()
+            .enumerate()
+            .filter_map(|(i, cue)| {
+                let first = phrase_words(cue).next()?;
+                Some((super::tokens::key(&super::tokens::stem(first)), i))
+            })
+            .collect();
+        by_first.sort_unstable();
         by_first
     });
     let mut bits = 0;
     for (at, t) in side.tokens.iter().enumerate() {
-        for &i in BY_FIRST.get(t.norm.as_str()).into_iter().flatten() {
-            if phrase_at(side, at, lexicon::REPLACEMENT_CUES[i]) {
+        let from = BY_FIRST.partition_point(|&(k, _)| k < t.key);
+        for &(_, i) in BY_FIRST[from..].iter().take_while(|&&(k, _)| k == t.key) {
+            let cue = lexicon::REPLACEMENT_CUES[i];
+            if phrase_words(cue).next() == Some(t.norm.as_str()) && phrase_at(side, at, cue) {
                 bits |= 1 << i;
             }
         }

@@ -419,3 +419,22 @@ fn a_denied_attribute_value_is_flagged() {
         ],
     );
 }
+
+#[test]
+fn korean_short_negation_before_a_predicate_is_flagged() {
+    all_flagged(
+        "음료",
+        &[
+            ("저는 커피를 좋아해요", "저는 커피를 안 좋아해요"),
+            ("저는 고기를 먹어요", "저는 고기를 안 먹어요"),
+        ],
+    );
+    // "안" as the first syllable of a word is no negator.
+    none_flagged(
+        "안전",
+        &[
+            ("점검은 매주 해요", "안전 점검은 매주 해요"),
+            ("가방에 책이 있어요", "가방 안에 책이 있어요"),
+        ],
+    );
+}

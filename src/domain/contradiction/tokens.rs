@@ -71,6 +71,10 @@ pub fn is_cjk(c: char) -> bool {
         0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xAC00..=0xD7AF)
 }
 
+fn is_hangul(c: char) -> bool {
+    matches!(c as u32, 0xAC00..=0xD7AF)
+}
+
 /// Cuts `text` to at most [`MAX_TEXT_BYTES`] on a char boundary.
 pub fn clip(text: &str) -> &str {
     if text.len() <= MAX_TEXT_BYTES {
@@ -85,15 +89,102 @@ pub fn clip(text: &str) -> &str {
 
 pub fn tokenize(text: &str) -> Vec<Token> {
     let text = clip(text);
-    let mut out = Vec::new();
-    for (start, word) in text.unicode_word_indices() {
-        if word.chars().any(is_cjk) {
+    let mut out = Vec::with_capacity(text.len() / 5 + 1);
+    if text.is_ascii() {
+        // Most memories are plain ASCII: the same words, found without the Unicode tables.
+        for (start, word) in ascii_words(text) {
+            out.push(make_token(start, word));
+        }
+        return out;
+    }
+    let mut words = text.unicode_word_indices().peekable();
+    while let Some((start, word)) = words.next() {
+        if word == "안" && words.peek().is_some_and(|(_, w)| w.starts_with(is_hangul)) {
+            // Korean short negation: "안" standing alone before a predicate ("안 좋아해요",
+            // "안 먹어요"). As the first syllable of a word (안전, 안에) it negates nothing.
+            push_mixed(&mut out, start, word);
+            if let Some(t) = out.last_mut() {
+                t.negator = true;
+            }
+        } else if word.chars().any(is_cjk) {
             push_mixed(&mut out, start, word);
         } else {
             out.push(make_token(start, word));
         }
     }
     out
+}
+
+/// Word-break classes of ASCII characters (Unicode Standard Annex #29).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wb {
+    Letter,
+    Digit,
+    /// `_`: joins letters and digits on either side.
+    Joiner,
+    /// `:`: between two letters only.
+    MidLetter,
+    /// `,` `;`: between two digits only.
+    MidNum,
+    /// `.` `'`: between two letters or two digits.
+    MidBoth,
+    Other,
+}
+
+fn wb(b: u8) -> Wb {
+    match b {
+        b'a'..=b'z' | b'A'..=b'Z' => Wb::Letter,
+        b'0'..=b'9' => Wb::Digit,
+        b'_' => Wb::Joiner,
+        b':' => Wb::MidLetter,
+        b',' | b';' => Wb::MidNum,
+        b'.' | b'\'' => Wb::MidBoth,
+        _ => Wb::Other,
+    }
+}
+
+/// The words of an ASCII text with their byte offsets: exactly what `unicode_word_indices`
+/// yields for it (letters, digits and `_` join; `:` joins two letters, `,` `;` two digits,
+/// `.` `'` either; a segment counts when it holds a letter or digit), without its tables.
+fn ascii_words(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let b = text.as_bytes();
+    let word = |c: Wb| matches!(c, Wb::Letter | Wb::Digit | Wb::Joiner);
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        loop {
+            while i < b.len() && !word(wb(b[i])) {
+                i += 1;
+            }
+            if i >= b.len() {
+                return None;
+            }
+            let start = i;
+            let mut alnum = wb(b[i]) != Wb::Joiner;
+            let mut j = i;
+            while j + 1 < b.len() {
+                let (cur, next) = (wb(b[j]), wb(b[j + 1]));
+                if word(next) {
+                    alnum |= next != Wb::Joiner;
+                    j += 1;
+                    continue;
+                }
+                let after = b.get(j + 2).map_or(Wb::Other, |&c| wb(c));
+                let joins = match (cur, next) {
+                    (Wb::Letter, Wb::MidLetter | Wb::MidBoth) => after == Wb::Letter,
+                    (Wb::Digit, Wb::MidNum | Wb::MidBoth) => after == Wb::Digit,
+                    _ => false,
+                };
+                if !joins {
+                    break;
+                }
+                j += 2;
+            }
+            i = j + 1;
+            if alnum {
+                return Some((start, &text[start..i]));
+            }
+        }
+    })
 }
 
 /// Splits a word containing CJK characters into one token per CJK character, keeping any
@@ -127,7 +218,16 @@ fn push_mixed(out: &mut Vec<Token>, start: usize, word: &str) {
 }
 
 fn make_token(start: usize, word: &str) -> Token {
-    let norm = word.to_lowercase().replace('’', "'");
+    let norm = if word.is_ascii() {
+        word.to_ascii_lowercase()
+    } else {
+        let lower = word.to_lowercase();
+        if lower.contains('’') {
+            lower.replace('’', "'")
+        } else {
+            lower
+        }
+    };
     let kind = if norm.starts_with(|c: char| c.is_ascii_digit()) {
         Kind::Number
     } else {
@@ -347,6 +447,15 @@ mod tests {
     fn index_tokens_are_capped() {
         let body: Vec<String> = (0..1000).map(|i| format!("word{i}")).collect();
         assert!(index_tokens("t", &body.join(" ")).len() <= MAX_INDEX_TOKENS);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn ascii_words_are_the_unicode_words(text in "[aZ09_.,;:'\" \n!-]{0,24}") {
+            let fast: Vec<(usize, &str)> = ascii_words(&text).collect();
+            let slow: Vec<(usize, &str)> = text.unicode_word_indices().collect();
+            proptest::prop_assert_eq!(fast, slow);
+        }
     }
 
     #[test]

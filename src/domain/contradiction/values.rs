@@ -95,6 +95,13 @@ pub fn extract(tokens: &[Token], text: &str) -> Vec<Value> {
 
 fn read_raw(tokens: &[Token], text: &str, i: usize) -> Option<Raw> {
     let t = &tokens[i];
+    // Most tokens are plain words: only numbers, months, number words and versions open a value.
+    if t.kind != Kind::Number
+        && month(&t.norm).is_none()
+        && (t.kind != Kind::Word || (!t.norm.starts_with('v') && number_word(&t.norm).is_none()))
+    {
+        return None;
+    }
     if let Some(raw) = read_date(tokens, text, i).or_else(|| read_clock(tokens, text, i)) {
         return Some(raw);
     }
