@@ -67,16 +67,23 @@ pub fn rarity(docs: i64) -> f64 {
 
 /// The nodes a candidate search found, best first: walking each query token's postings,
 /// a node scores the weights of the tokens it holds; ties go to the newer node (the larger
-/// key). `walks` are the tokens' weights with the nodes their postings name, in query-token
-/// order, so that two nodes holding the same tokens add the same weights in the same order and
-/// tie exactly. At most `limit` are kept.
-pub fn best_hits<K, I>(walks: impl IntoIterator<Item = (f64, I)>, limit: usize) -> Vec<K>
+/// key). `walks` pair a token's index in `weights` with the nodes its postings name, in any
+/// order: weights are added in token order, so that two nodes holding the same tokens tie
+/// exactly. At most `limit` are kept.
+pub fn best_hits<K, I>(
+    weights: &[f64],
+    walks: impl IntoIterator<Item = (usize, I)>,
+    limit: usize,
+) -> Vec<K>
 where
     K: Copy + Eq + std::hash::Hash + Ord,
     I: IntoIterator<Item = K>,
 {
+    let mut walks: Vec<(usize, I)> = walks.into_iter().collect();
+    walks.sort_by_key(|(token, _)| *token);
     let mut scores: std::collections::HashMap<K, f64> = std::collections::HashMap::new();
-    for (weight, nodes) in walks {
+    for (token, nodes) in walks {
+        let weight = weights[token];
         for node in nodes {
             *scores.entry(node).or_insert(0.0) += weight;
         }
@@ -97,19 +104,14 @@ mod tests {
 
     #[test]
     fn hits_are_ranked_by_the_weights_of_the_tokens_they_hold_then_newest_first() {
-        let walks = vec![
-            (3.0, vec![9, 4, 2]),
-            (1.0, vec![8, 4, 3]),
-            (1.0, vec![8, 3]),
-        ];
+        let weights = [3.0, 1.0, 1.0];
+        let walks = vec![(2, vec![8, 3]), (0, vec![9, 4, 2]), (1, vec![8, 4, 3])];
         // 4 holds 3 + 1; 9 holds 3; 8 and 3 hold 1 + 1 (8 is newer); 2 holds 3.
-        assert_eq!(best_hits(walks.clone(), 10), vec![4, 9, 2, 8, 3]);
-        assert_eq!(best_hits(walks.clone(), 3), vec![4, 9, 2]);
-        assert_eq!(best_hits(walks, 0), Vec::<i32>::new());
-        assert_eq!(
-            best_hits(Vec::<(f64, Vec<i32>)>::new(), 5),
-            Vec::<i32>::new()
-        );
+        assert_eq!(best_hits(&weights, walks.clone(), 10), vec![4, 9, 2, 8, 3]);
+        assert_eq!(best_hits(&weights, walks.clone(), 3), vec![4, 9, 2]);
+        assert_eq!(best_hits(&weights, walks, 0), Vec::<i32>::new());
+        let none: Vec<(usize, Vec<i32>)> = Vec::new();
+        assert_eq!(best_hits(&weights, none, 5), Vec::<i32>::new());
     }
 
     fn names(tokens: Vec<(String, i64)>) -> Vec<String> {

@@ -126,16 +126,7 @@ impl Units {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn memory<'a>(title: &'a str, body: &'a str) -> Memory<'a> {
-        Memory {
-            title,
-            body,
-            labels: &[],
-            confidence: 0.8,
-            embedding: None,
-        }
-    }
+    use crate::verdicts::memory;
 
     #[test]
     fn overlap_is_the_jaccard_of_the_overlap_units() {

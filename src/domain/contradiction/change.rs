@@ -183,7 +183,10 @@ impl std::hash::Hasher for Fnv {
 type FirstWords = HashSet<&'static str, std::hash::BuildHasherDefault<Fnv>>;
 
 /// First words of every phrase in `shifts`.
-static FIRSTS: LazyLock<FirstWords> = LazyLock::new(|| {
+static FIRSTS: LazyLock<FirstWords> = LazyLock::new(|| shift_phrases().map(first_part).collect());
+
+/// Every phrase in `shifts`.
+fn shift_phrases() -> impl Iterator<Item = &'static str> {
     let lists = [
         shifts::ENDING_CUES,
         shifts::PROHIBITIONS,
@@ -199,9 +202,7 @@ static FIRSTS: LazyLock<FirstWords> = LazyLock::new(|| {
         .copied()
         .chain(state)
         .chain(antonyms)
-        .map(first_part)
-        .collect()
-});
+}
 
 impl std::ops::Deref for Lexed<'_> {
     type Target = [Token];
@@ -647,22 +648,7 @@ mod tests {
 
     #[test]
     fn every_phrase_fits_the_parts_buffer() {
-        let lists = [
-            shifts::ENDING_CUES,
-            shifts::PROHIBITIONS,
-            shifts::PERMISSIONS,
-            shifts::ADDITIONS,
-            shifts::PAST,
-        ];
-        let state = shifts::STATE_CUES.iter().map(|(c, _)| *c);
-        let antonyms = shifts::ANTONYMS.iter().flat_map(|(a, b)| [*a, *b]);
-        for p in lists
-            .into_iter()
-            .flatten()
-            .copied()
-            .chain(state)
-            .chain(antonyms)
-        {
+        for p in shift_phrases() {
             let (words, n) = parts(p);
             assert_eq!(words[..n].concat().replace(' ', ""), p.replace(' ', ""));
             // `find` starts matches only at tokens holding a pattern's first part.

@@ -190,18 +190,13 @@ pub async fn candidates_by_tokens(
         .await?;
     let mut walks = Vec::with_capacity(rows.len());
     for row in &rows {
+        // `with ordinality` counts from 1.
         let token: i64 = row.try_get("token")?;
         let nodes: Vec<Uuid> = row.try_get("nodes")?;
-        walks.push((token, nodes));
+        walks.push((token as usize - 1, nodes));
     }
-    // Weights are added in query-token order, whatever order the rows came in.
-    walks.sort_unstable_by_key(|(token, _)| *token);
-    let hits: Vec<Uuid> = best_hits(
-        walks
-            .into_iter()
-            .map(|(token, nodes)| (rarity(tokens[token as usize - 1].1), nodes)),
-        q.limit * INDEX_HITS_PER_CANDIDATE,
-    );
+    let weights: Vec<f64> = tokens.iter().map(|(_, docs)| rarity(*docs)).collect();
+    let hits: Vec<Uuid> = best_hits(&weights, walks, q.limit * INDEX_HITS_PER_CANDIDATE);
     sqlx::query::<Postgres>(CANDIDATES_OF_HITS)
         .bind(&hits)
         .arg(&q.scope)

@@ -123,20 +123,18 @@ pub async fn candidates_by_tokens(
         walk = walk.arg(token);
     }
     let rows = walk.all(&mut *conn).await?;
-    let mut walks = Vec::with_capacity(tokens.len());
+    let mut walks = Vec::with_capacity(rows.len());
     for row in &rows {
         let token: i64 = row.try_get("token")?;
         let nodes: Option<String> = row.try_get("nodes")?;
-        walks.push((token, nodes.unwrap_or_default()));
+        walks.push((token as usize, nodes.unwrap_or_default()));
     }
-    // Weights are added in query-token order, whatever order the rows came in.
-    walks.sort_unstable_by_key(|(token, _)| *token);
+    let weights: Vec<f64> = tokens.iter().map(|(_, docs)| rarity(*docs)).collect();
     let hits: Vec<i64> = best_hits(
+        &weights,
         walks.iter().map(|(token, nodes)| {
-            (
-                rarity(tokens[*token as usize].1),
-                nodes.split(',').filter_map(|n| n.parse::<i64>().ok()),
-            )
+            let nodes = nodes.split(',').filter_map(|n| n.parse::<i64>().ok());
+            (*token, nodes)
         }),
         q.limit * INDEX_HITS_PER_CANDIDATE,
     );
