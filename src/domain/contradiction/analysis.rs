@@ -66,10 +66,17 @@ pub fn fingerprint(title: &str, body: &str) -> u64 {
     h.finish()
 }
 
-/// The title of a memory that is its own (not the start of its body).
+/// Characters from which a title the body starts with reads as cut from the body (clients
+/// and `concord eval` derive one from the first 80 characters) rather than named for it.
+const DERIVED_TITLE: usize = 40;
+
+/// The title of a memory that is its own, not cut from its body: a short name the body opens
+/// with ("Veep" / "Veep is a movie") is still the memory's own title.
 pub(super) fn own_title<'m>(m: &Memory<'m>) -> Option<&'m str> {
-    let t = m.title.trim();
-    (!t.is_empty() && !m.body.trim_start().starts_with(t)).then_some(t)
+    let (t, body) = (m.title.trim(), m.body.trim());
+    let derived =
+        body.starts_with(t) && (t.len() == body.len() || t.chars().count() >= DERIVED_TITLE);
+    (!t.is_empty() && !derived).then_some(t)
 }
 
 /// A memory's distinct overlap units, sorted by key then text: two sets intersect in one merge,
@@ -142,8 +149,15 @@ mod tests {
 
     #[test]
     fn a_title_the_body_starts_with_is_not_analysed_twice() {
+        // A short name the body opens with is still the memory's own title.
         let a = Analysis::of(&memory("Cache", "Cache TTL is 30 seconds."));
-        assert_eq!((a.body_from, a.own_title.as_deref()), (0, None));
+        assert_eq!((a.body_from, a.own_title.as_deref()), (0, Some("cache")));
+        // A title cut from the body's first characters is not.
+        let body = "The cache TTL of the billing service is 30 seconds in production.";
+        let cut = Analysis::of(&memory(&body[..45], body));
+        assert_eq!((cut.body_from, cut.own_title.as_deref()), (0, None));
+        let whole = Analysis::of(&memory(body, body));
+        assert_eq!(whole.own_title.as_deref(), None);
         let b = Analysis::of(&memory("Cache", "The TTL is 30 seconds."));
         assert_eq!((b.body_from, b.own_title.as_deref()), (1, Some("cache")));
     }

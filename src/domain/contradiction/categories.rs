@@ -25,7 +25,7 @@ const KINDS: &[&[&str]] = &[
     &["city"],
     &["town"],
     &["village"],
-    &["country"],
+    &["country", "nation"],
     &["river"],
     &["lake"],
     &["mountain", "volcano"],
@@ -114,6 +114,32 @@ pub fn swapped_kind(
         Signal::Replacement,
         ConflictType::DirectContradiction,
         0.7,
+        format!(
+            "kind changed: \"{}\" vs \"{}\"",
+            old[io].norm, new[inn].norm
+        ),
+    ))
+}
+
+/// Under one title, a kind the new memory states with a copula against the one kind the stored
+/// memory names anywhere ("Veep is a movie" / "… four consecutive Emmy nominations for their
+/// work on the series"): the title says both are about one thing, so the stored memory need
+/// not repeat the copula. A stored memory naming several kinds ("a film based on the novel")
+/// says nothing about which one the subject is.
+pub fn titled_kind(old: &[Token], new: &[Token], new_text: &str) -> Option<Evidence> {
+    let (kn, inn) = stated_kind(new, new_text)?;
+    let mut named = old.iter().enumerate().filter_map(|(i, t)| {
+        let part_of_name = old.get(i + 1).is_some_and(|n| kind_of(&n.norm).is_some());
+        kind_of(&t.norm).filter(|_| !part_of_name).map(|k| (k, i))
+    });
+    let (ko, io) = named.next()?;
+    if ko == kn || named.any(|(k, _)| k != ko) || old.iter().any(|t| kind_of(&t.norm) == Some(kn)) {
+        return None;
+    }
+    Some(Evidence::new(
+        Signal::Replacement,
+        ConflictType::DirectContradiction,
+        0.6,
         format!(
             "kind changed: \"{}\" vs \"{}\"",
             old[io].norm, new[inn].norm

@@ -424,6 +424,8 @@ pub fn collect(old: &Body, new: &Body, topical: bool, titled: bool) -> Changes {
             n,
             &new.side.text,
         ));
+    } else if titled {
+        out.extend(categories::titled_kind(o, n, &new.side.text));
     }
     Changes {
         evidence: out,

@@ -14,6 +14,7 @@
 
 mod align;
 mod analysis;
+mod bounds;
 mod categories;
 mod change;
 mod comparatives;
@@ -343,6 +344,9 @@ fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -
     } else {
         Vec::new()
     };
+    if titled && evidence.is_empty() && subjects::loose_agree(so, sn) {
+        evidence.extend(bounds::violated(so, sn));
+    }
     let changes = change::collect(&bo, &bn, gated, titled);
     if !changes.evidence.is_empty() && subjects::loose_agree(so, sn) {
         evidence.extend(changes.evidence);

@@ -17,7 +17,7 @@ fn compatible(a: &Value, b: &Value) -> bool {
     a.class == b.class
 }
 
-fn evidence(old: &Side, new: &Side, va: &Value, vb: &Value, p: f64) -> Evidence {
+pub(super) fn evidence(old: &Side, new: &Side, va: &Value, vb: &Value, p: f64) -> Evidence {
     let kind = if va.class.is_temporal() {
         ConflictType::TemporalMismatch
     } else {
@@ -48,7 +48,9 @@ pub fn aligned_change(old: &Side, new: &Side, al: &Alignment) -> Vec<Evidence> {
     if signals::days_swapped(old, new, al) || other_object {
         return out;
     }
-    let moments = different_moments(old, new);
+    // Two versions of one statement, each "as of" its own date, are the same figure updated:
+    // the newer states what is true now.
+    let moments = different_moments(old, new) && !(as_of_stamped(old) && as_of_stamped(new));
     for (k, h) in al.hunks.iter().enumerate() {
         let inside = |s: &Side, r: &std::ops::Range<usize>| -> Vec<Value> {
             s.values
@@ -130,7 +132,7 @@ fn key(side: &Side, v: &Value) -> Key {
 }
 
 /// Whether a clause ends between token `i` and the next: keys never cross it.
-fn boundary(side: &Side, i: usize) -> bool {
+pub(super) fn boundary(side: &Side, i: usize) -> bool {
     let (Some(t), Some(n)) = (side.tokens.get(i), side.tokens.get(i + 1)) else {
         return true;
     };
@@ -144,6 +146,14 @@ fn is_timestamp(side: &Side, v: &Value) -> bool {
         && side.tokens[v.first - 2].norm == "as"
         && side.tokens[v.first - 1].norm == "of";
     v.class == Class::Date && (v.bounded || as_of)
+}
+
+/// Whether the text stamps its figures "as of" a date (not "by" or "before" one, which bound
+/// when something happened).
+fn as_of_stamped(side: &Side) -> bool {
+    side.values
+        .iter()
+        .any(|v| v.class == Class::Date && !v.bounded && is_timestamp(side, v))
 }
 
 /// Figures stamped with different times describe different moments, not conflicting facts.

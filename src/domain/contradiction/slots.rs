@@ -106,6 +106,8 @@ const PHRASES: &[Phrase] = &[
     p(Workplace, &["employed", "at"], After, false),
     p(Workplace, &["employed", "by"], After, false),
     p(Workplace, &["job", "at"], After, false),
+    p(Workplace, &["new", "job", "at"], After, true),
+    p(Workplace, &["hired", "by"], After, true),
     p(Workplace, &["工", "作"], Before, false),
     p(Workplace, &["上", "班"], Before, false),
     p(Workplace, &["跳", "槽", "到"], After, true),
@@ -192,6 +194,8 @@ fn opens(w: &str) -> bool {
             | "relocated"
             | "moving"
             | "work"
+            | "new"
+            | "hired"
             | "works"
             | "working"
             | "employed"

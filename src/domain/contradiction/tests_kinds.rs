@@ -438,3 +438,156 @@ fn korean_short_negation_before_a_predicate_is_flagged() {
         ],
     );
 }
+
+/// With one title only: the titled rules read the title as the shared subject.
+#[track_caller]
+fn flagged_under_title(title: &str, cases: &[(&str, &str)]) {
+    for (old, new) in cases {
+        assert!(
+            titled(title, old, new).is_some(),
+            "not flagged with title {title:?}: {old:?} / {new:?}"
+        );
+    }
+}
+
+#[test]
+fn a_figure_outside_a_stated_bound_is_flagged() {
+    flagged_under_title(
+        "job queue",
+        &[
+            (
+                "The nightly export wrote 85 broken rows and 3 warnings.",
+                "The nightly export wrote more than 87 broken rows.",
+            ),
+            (
+                "The queue held about 120 jobs at noon, with 4 workers.",
+                "Fewer than 100 jobs are waiting in the queue.",
+            ),
+            (
+                "The dashboard shows an approval rating of 17% after the survey.",
+                "The approval rating on the dashboard is over 18%.",
+            ),
+        ],
+    );
+    flagged_under_title(
+        "Augustus Prew",
+        &[(
+            "Augustus Prew born September 17, 1890, is an English actor.",
+            "Augustus Prew was born after 1950 in London, England.",
+        )],
+    );
+    flagged_under_title(
+        "客服队列",
+        &[("队列里有 120 个任务。", "队列里的任务少于 100 个。")],
+    );
+}
+
+#[test]
+fn a_figure_inside_a_stated_bound_or_of_another_measure_is_not_flagged() {
+    for (old, new) in [
+        (
+            "The nightly export wrote 85 broken rows and 3 warnings.",
+            "The nightly export wrote more than 80 broken rows.",
+        ),
+        // Another measure: people are not jobs.
+        (
+            "The queue held about 120 jobs at noon.",
+            "More than 300 people use the queue.",
+        ),
+        // A list that holds an agreeing figure.
+        (
+            "The video has over 6.8 million likes and was the second to pass 5 million likes.",
+            "The video has over 6.75 million likes.",
+        ),
+    ] {
+        assert!(titled("job queue", old, new).is_none(), "{old:?} / {new:?}");
+    }
+}
+
+#[test]
+fn a_life_span_dates_the_birth_and_the_death() {
+    flagged_under_title(
+        "Ann Biderman",
+        &[
+            (
+                "Ann Biderman (June 21, 1912 - August 15, 1950) is an American writer.",
+                "Ann Biderman was born on August 15, 1951.",
+            ),
+            (
+                "Ann Biderman (June 21, 1912 - August 15, 1950) is an American writer.",
+                "Ann Biderman died in 1998.",
+            ),
+        ],
+    );
+    let old = "Ann Biderman (June 21, 1912 - August 15, 1950) is an American writer.";
+    assert!(
+        titled(
+            "Ann Biderman",
+            old,
+            "Ann Biderman was born on June 21, 1912."
+        )
+        .is_none()
+    );
+}
+
+#[test]
+fn a_figure_restated_as_of_a_later_date_is_an_update() {
+    all_flagged(
+        "open tickets",
+        &[(
+            "As of 3 March 2025, the backlog holds 40 open tickets.",
+            "As of 5 March 2025, the backlog holds 25 open tickets.",
+        )],
+    );
+    // Stamped "by" a date, a figure bounds when something happened: two moments.
+    none_flagged(
+        "open tickets",
+        &[(
+            "As of 12 April 2025 there were 599 open tickets.",
+            "By 20 April 2025 there were more than 700 open tickets.",
+        )],
+    );
+}
+
+#[test]
+fn a_kind_stated_under_the_title_against_the_stored_kind_is_flagged() {
+    flagged_under_title(
+        "Veep",
+        &[(
+            "Anna Chlumsky received four Emmy nominations for her work on the series.",
+            "Veep is a movie.",
+        )],
+    );
+    // A stored memory that names two kinds says nothing of which one the subject is.
+    assert!(
+        titled(
+            "Practical Magic",
+            "Practical Magic is a film based on the novel by Alice Hoffman.",
+            "Practical Magic is a novel.",
+        )
+        .is_none()
+    );
+}
+
+#[test]
+fn more_endings_and_weak_change_cues_are_flagged() {
+    all_flagged(
+        "",
+        &[
+            ("Mike is the CEO.", "Mike stepped down as CEO."),
+            (
+                "The user is a student at MIT.",
+                "The user graduated from MIT.",
+            ),
+        ],
+    );
+    flagged_under_title(
+        "wake-up time",
+        &[("I wake up at 6 am.", "These days I wake up at 8 am.")],
+    );
+    flagged_under_title("学籍", &[("我是北京大学的学生。", "我从北京大学毕业了。")]);
+    flagged_under_title(
+        "직장",
+        &[("저는 삼성 직원이에요.", "저는 삼성에서 사임했어요.")],
+    );
+}

@@ -1,0 +1,161 @@
+//! A stated bound against a stated figure: "more than 87 people have recovered" against "85
+//! recoveries", "born after 1990" against "(born 1988)", "sold under 99,500 copies" against
+//! "about 100,000 copies". A comparative is a claim about one quantity, so a figure of the
+//! same measure outside it contradicts the claim even when the two memories share few other
+//! words. Agents write the same kind of statement ("the queue holds more than 500 jobs" /
+//! "the queue holds 120 jobs").
+
+use super::numeric;
+use super::signals::{Evidence, Side};
+use super::tokens::Kind;
+use super::values::{Class, Value};
+
+/// Tokens on each side of a value read as what it measures.
+const REACH: usize = 6;
+/// Content words after a figure that name what it counts ("6 *positive coronavirus* cases"
+/// is a miss, "83 *deaths have* been reported" keeps the deaths apart from the counties).
+const NOUN_WORDS: usize = 3;
+/// Letters two stems must share from the start to name one measure ("recovered" /
+/// "recoveries", "reviewed" / "reviews").
+const SHARED_PREFIX: usize = 5;
+
+/// The first bound of the new memory that a related figure of the stored one falls outside,
+/// when no related figure of the stored one agrees with it (a list of figures never clashes
+/// with one of its members).
+pub fn violated(old: &Side, new: &Side) -> Option<Evidence> {
+    let moments = numeric::different_moments(old, new);
+    for vb in &new.values {
+        if moments && !vb.class.is_temporal() {
+            continue;
+        }
+        let related: Vec<&Value> = old
+            .values
+            .iter()
+            .filter(|va| va.class == vb.class && measures_alike(old, va, new, vb))
+            .collect();
+        // One birth and one death per person: their dates are compared even when exact.
+        let once = |va: &Value| {
+            let (ca, cb) = (context(old, va), context(new, vb));
+            ["born", "die"]
+                .iter()
+                .any(|e| ca.contains(e) && cb.contains(e))
+        };
+        let opposed = related
+            .iter()
+            .find(|va| va.bounded || vb.bounded || once(va))
+            .filter(|_| related.iter().all(|a| a.disjoint(vb)));
+        if let Some(va) = opposed {
+            let p = if vb.class.is_temporal() { 0.6 } else { 0.65 };
+            return Some(numeric::evidence(old, new, va, vb, p));
+        }
+    }
+    None
+}
+
+/// Whether two values share a word of what they measure, in the few words around each.
+fn measures_alike(a: &Side, va: &Value, b: &Side, vb: &Value) -> bool {
+    let (ca, cb) = (context(a, va), context(b, vb));
+    ca.iter().any(|x| cb.iter().any(|y| alike(x, y)))
+}
+
+fn alike(x: &str, y: &str) -> bool {
+    if x == y {
+        return true;
+    }
+    let (xb, yb) = (x.as_bytes(), y.as_bytes());
+    xb.len() >= SHARED_PREFIX
+        && yb.len() >= SHARED_PREFIX
+        && x.is_ascii()
+        && y.is_ascii()
+        && xb[..SHARED_PREFIX] == yb[..SHARED_PREFIX]
+}
+
+/// What a value measures: the content words after it ("87 *people have recovered*", "32
+/// *critics*"), or, when none follow, those before it ("an approval *rating* of 53%").
+/// Neither crosses a clause or another value, so a list's figures keep their own nouns.
+/// A life span, "(14 April 1891 -- 6 December 1956)", dates a birth and a death.
+fn context<'s>(side: &'s Side, v: &Value) -> Vec<&'s str> {
+    if let Some(event) = life_span(side, v) {
+        return vec![event];
+    }
+    let content = |i: &usize| {
+        let t = &side.tokens[*i];
+        t.is_content() && t.kind != Kind::Number && !reporting(&t.norm)
+    };
+    let stem = |i: usize| event(&side.tokens[i].stem);
+    let open = |i: usize| !in_any_value(side, i) && !joins(&side.tokens[i].norm);
+    let after: Vec<&str> = (v.end..side.tokens.len().min(v.end + REACH))
+        .take_while(|&i| !numeric::boundary(side, i - 1) && open(i))
+        .filter(content)
+        .take(NOUN_WORDS)
+        .map(stem)
+        .collect();
+    if !after.is_empty() && v.class != Class::Date {
+        return after;
+    }
+    // An event is named before its date ("born after 1990", "died in 1998").
+    let before: Vec<&str> = (v.first.saturating_sub(REACH)..v.first)
+        .rev()
+        .take_while(|&i| !numeric::boundary(side, i) && open(i))
+        .filter(content)
+        .map(stem)
+        .collect();
+    if before.is_empty() { after } else { before }
+}
+
+/// Words that join two statements of figures: what follows measures something else.
+fn joins(w: &str) -> bool {
+    matches!(
+        w,
+        "and" | "with" | "while" | "but" | "or" | "whereas" | "against"
+    )
+}
+
+/// Verbs that report any figure: they say nothing of what it measures.
+fn reporting(w: &str) -> bool {
+    matches!(
+        w,
+        "reported" | "registered" | "recorded" | "confirmed" | "announced" | "estimated" | "total"
+    )
+}
+
+/// One word for the forms of a life event.
+fn event(stem: &str) -> &str {
+    match stem {
+        "died" | "die" | "death" | "dead" => "die",
+        "born" | "birth" => "born",
+        other => other,
+    }
+}
+
+/// "born" or "die" for the first or second date of two joined by a dash or "to".
+fn life_span(side: &Side, v: &Value) -> Option<&'static str> {
+    if v.class != Class::Date {
+        return None;
+    }
+    let dates: Vec<&Value> = side
+        .values
+        .iter()
+        .filter(|d| d.class == Class::Date)
+        .collect();
+    let joined = |a: &Value, b: &Value| {
+        let between =
+            |x: usize, y: usize| side.text[side.tokens[x].end..side.tokens[y].start].trim();
+        if b.first == a.end {
+            matches!(between(a.end - 1, b.first), "-" | "--" | "–" | "—" | "-–")
+        } else {
+            b.first == a.end + 1 && matches!(side.tokens[a.end].norm.as_str(), "to" | "until")
+        }
+    };
+    if dates.iter().any(|b| joined(v, b)) {
+        Some("born")
+    } else if dates.iter().any(|a| joined(a, v)) {
+        Some("die")
+    } else {
+        None
+    }
+}
+
+fn in_any_value(side: &Side, i: usize) -> bool {
+    side.values.iter().any(|v| v.first <= i && i < v.end)
+}
