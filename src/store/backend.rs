@@ -234,6 +234,10 @@ pub trait Backend: Send + Sync + Sized + 'static {
     const CANDIDATES_NEWEST: &'static str;
     /// How `concord check` reads the JSON columns.
     const JSON: JsonSql;
+    /// `nodes::insert_node!()` between the write transaction's begin and commit, sent as one
+    /// call (for a write that is nothing but the insert), where the database takes several
+    /// statements with bound parameters in one call (SQLite).
+    const INSERT_NODE_ALONE: Option<&'static str>;
 
     fn pool(&self) -> &Pool<Self::Db>;
     /// How often a unit of work that lost a deadlock runs again (PostgreSQL only).
@@ -242,6 +246,10 @@ pub trait Backend: Send + Sync + Sized + 'static {
     fn health(&self) -> &super::WriteHealth;
     fn write(&self) -> impl Future<Output = StoreResult<Self::Tx>> + Send;
     fn commit(tx: Self::Tx) -> impl Future<Output = Result<(), sqlx::Error>> + Send;
+    /// Runs `q`, which begins and commits its own transaction ([`Self::INSERT_NODE_ALONE`]),
+    /// as a write: in this process's turn to write, and rolled back when it does not finish
+    /// (an error, or the request's future dropped on a deadline).
+    fn write_alone(&self, q: Q<Self::Db>) -> impl Future<Output = StoreResult<()>> + Send;
 
     /// Called before a resolution reads its conflict: locks what it will change.
     fn lock_for_resolution(

@@ -15,7 +15,7 @@ use sqlx::postgres::{PgPoolOptions, PgRow};
 use sqlx::{PgConnection, PgPool, Postgres, Row as _, Transaction};
 use uuid::Uuid;
 
-use super::backend::{Backend, Id, QueryExt};
+use super::backend::{Backend, Id, Q, QueryExt};
 use super::check::JsonSql;
 use super::notify::Notifier;
 use super::sql::{candidates_by_labels, candidates_newest, node_columns};
@@ -106,6 +106,7 @@ impl Backend for PgStore {
     const CANDIDATES_BY_LABELS: &'static str =
         candidates_by_labels!("label = any($1)", search::remembered!());
     const CANDIDATES_NEWEST: &'static str = candidates_newest!(search::remembered!());
+    const INSERT_NODE_ALONE: Option<&'static str> = None;
     const JSON: JsonSql = search::JSON;
 
     fn pool(&self) -> &PgPool {
@@ -126,6 +127,15 @@ impl Backend for PgStore {
 
     async fn commit(tx: Self::Tx) -> Result<(), sqlx::Error> {
         tx.commit().await
+    }
+
+    /// Not used: PostgreSQL takes one statement per call with bound parameters, so a write
+    /// alone keeps its transaction; this runs `q` in one all the same.
+    async fn write_alone(&self, q: Q<Postgres>) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        q.run(&mut tx).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Locks the conflict's nodes in id order, then the conflict row: the lock order of every

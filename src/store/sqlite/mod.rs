@@ -17,7 +17,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{Sqlite, SqliteConnection, SqlitePool};
 use uuid::Uuid;
 
-use super::backend::Backend;
+use super::backend::{Backend, Q, QueryExt};
 use super::check::JsonSql;
 use super::notify::Notifier;
 use super::sql::{candidates_by_labels, candidates_newest};
@@ -223,6 +223,11 @@ impl Backend for SqliteStore {
     );
     const CANDIDATES_NEWEST: &'static str = candidates_newest!(search::remembered!());
     const JSON: JsonSql = search::JSON;
+    const INSERT_NODE_ALONE: Option<&'static str> = Some(concat!(
+        "begin immediate; ",
+        super::nodes::insert_node!(),
+        "; commit"
+    ));
 
     fn pool(&self) -> &SqlitePool {
         &self.pool
@@ -253,6 +258,20 @@ impl Backend for SqliteStore {
 
     async fn commit(tx: WriteTx) -> Result<(), sqlx::Error> {
         tx.commit().await
+    }
+
+    async fn write_alone(&self, q: Q<Sqlite>) -> StoreResult<()> {
+        let turn = self.writer.clone().lock_owned().await;
+        let mut tx = WriteTx {
+            conn: Some(self.pool.acquire().await?),
+            turn: Some(turn),
+        };
+        // Dropped before the last statement ran, `tx` rolls back what did: SQLite stops
+        // running a call's statements once nobody takes their results.
+        q.run(&mut **tx.conn()).await?;
+        tx.conn = None;
+        tx.turn = None;
+        Ok(())
     }
 
     async fn lock_for_resolution(_: &mut SqliteConnection, _: Uuid) -> StoreResult<()> {
