@@ -206,6 +206,8 @@ pub trait Backend: Send + Sync + Sized + 'static {
     const NAME: &'static str;
     /// A write transaction (SQLite: holding the write lock from its first statement).
     type Tx: DerefMut<Target = <Self::Db as Database>::Connection> + Send;
+    /// A connection for a short read on the write path (detection's candidate search).
+    type Reader: DerefMut<Target = <Self::Db as Database>::Connection> + Send;
 
     /// `insert into conflict_queue … returning seq`, binds `$1..$10` as in `conflicts::insert`;
     /// no row when the pair has a pending conflict or the old node is gone.
@@ -250,6 +252,9 @@ pub trait Backend: Send + Sync + Sized + 'static {
     /// as a write: in this process's turn to write, and rolled back when it does not finish
     /// (an error, or the request's future dropped on a deadline).
     fn write_alone(&self, q: Q<Self::Db>) -> impl Future<Output = StoreResult<()>> + Send;
+    /// A connection for a short read on the write path; SQLite lends the writer's connection
+    /// while no write holds it, since its page cache is current.
+    fn reader(&self) -> impl Future<Output = StoreResult<Self::Reader>> + Send;
 
     /// Called before a resolution reads its conflict: locks what it will change.
     fn lock_for_resolution(

@@ -376,7 +376,7 @@ pub async fn embedding_dim<B: Backend>(store: &B) -> StoreResult<Option<usize>> 
 pub const LABEL_HITS_PER_CANDIDATE: usize = 4;
 
 pub async fn candidates<B: Backend>(store: &B, q: CandidateQuery) -> StoreResult<Vec<Candidate>> {
-    let mut conn = store.pool().acquire().await?;
+    let mut conn = store.reader().await?;
     let mut out: Vec<Candidate> = Vec::new();
     for row in &store.candidates_by_tokens(&mut conn, &q).await? {
         out.push(candidate::<B>(row)?);

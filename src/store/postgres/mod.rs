@@ -68,6 +68,7 @@ impl Backend for PgStore {
     type Db = Postgres;
     const NAME: &'static str = "postgres";
     type Tx = Transaction<'static, Postgres>;
+    type Reader = sqlx::pool::PoolConnection<Postgres>;
 
     /// `for key share` waits for a concurrent delete of the old node and then sees it gone.
     const INSERT_CONFLICT: &'static str = "insert into conflict_queue (conflict_id, old_node_id, \
@@ -127,6 +128,10 @@ impl Backend for PgStore {
 
     async fn commit(tx: Self::Tx) -> Result<(), sqlx::Error> {
         tx.commit().await
+    }
+
+    async fn reader(&self) -> StoreResult<Self::Reader> {
+        Ok(self.pool.acquire().await?)
     }
 
     /// Not used: PostgreSQL takes one statement per call with bound parameters, so a write
