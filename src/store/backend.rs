@@ -236,10 +236,9 @@ pub trait Backend: Send + Sync + Sized + 'static {
     const CANDIDATES_NEWEST: &'static str;
     /// How `concord check` reads the JSON columns.
     const JSON: JsonSql;
-    /// `nodes::insert_node!()` between the write transaction's begin and commit, sent as one
-    /// call (for a write that is nothing but the insert), where the database takes several
-    /// statements with bound parameters in one call (SQLite).
-    const INSERT_NODE_ALONE: Option<&'static str>;
+    /// Whether a write that is nothing but the insert of a node goes through
+    /// [`Self::insert_node_alone`] (SQLite) rather than a transaction of its own.
+    const INSERTS_ALONE: bool;
 
     fn pool(&self) -> &Pool<Self::Db>;
     /// How often a unit of work that lost a deadlock runs again (PostgreSQL only).
@@ -248,10 +247,13 @@ pub trait Backend: Send + Sync + Sized + 'static {
     fn health(&self) -> &super::WriteHealth;
     fn write(&self) -> impl Future<Output = StoreResult<Self::Tx>> + Send;
     fn commit(tx: Self::Tx) -> impl Future<Output = Result<(), sqlx::Error>> + Send;
-    /// Runs `q`, which begins and commits its own transaction ([`Self::INSERT_NODE_ALONE`]),
-    /// as a write: in this process's turn to write, and rolled back when it does not finish
-    /// (an error, or the request's future dropped on a deadline).
-    fn write_alone(&self, q: Q<Self::Db>) -> impl Future<Output = StoreResult<()>> + Send;
+    /// Writes a node whose unit of work is nothing but its insert: `bind` binds its values
+    /// to `nodes::insert_node!()`. In this process's turn to write; not written when the
+    /// request's future is dropped before its transaction began.
+    fn insert_node_alone(
+        &self,
+        bind: BindInsert<Self::Db>,
+    ) -> impl Future<Output = StoreResult<()>> + Send;
     /// A connection for a short read on the write path; SQLite lends the writer's connection
     /// while no write holds it, since its page cache is current.
     fn reader(&self) -> impl Future<Output = StoreResult<Self::Reader>> + Send;
@@ -290,6 +292,9 @@ pub trait Backend: Send + Sync + Sized + 'static {
         sqlx::query(sql)
     }
 }
+
+/// Binds a node's values to its insert (see `Backend::insert_node_alone`).
+pub type BindInsert<D> = Box<dyn Fn(Q<D>) -> Q<D> + Send + Sync>;
 
 /// A UUID: text on SQLite, `uuid` on PostgreSQL.
 #[derive(Debug, Clone, Copy)]

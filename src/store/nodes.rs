@@ -32,15 +32,11 @@ pub async fn create<B: Backend>(
     // Tokenising and encoding happen before the write transaction starts.
     let tokens = index_tokens(&node.title, &node.body).join(" ");
     let embedding = node.embedding.as_deref().map(dn::embedding_to_bytes);
-    if let Some(alone) = B::INSERT_NODE_ALONE
-        && found.is_empty()
-        && embedding.is_none()
-        && !idempotency::keyed()
-    {
-        // Nothing but the insert (and its triggers) belongs to this unit of work: the
-        // transaction's begin, insert and commit go to the database in one call.
+    if B::INSERTS_ALONE && found.is_empty() && embedding.is_none() && !idempotency::keyed() {
+        // Nothing but the insert (and its triggers) belongs to this unit of work.
+        let (n, t) = (node.clone(), tokens.clone());
         store
-            .write_alone(bind_insert::<B>(B::query(alone), &node, &tokens, None))
+            .insert_node_alone(Box::new(move |q| bind_insert::<B>(q, &n, &t, None)))
             .await?;
         return Ok((node.to_node(), Vec::new()));
     }
@@ -119,7 +115,7 @@ pub(crate) use insert_node;
 
 const INSERT_NODE: &str = insert_node!();
 
-fn bind_insert<B: Backend>(
+pub(crate) fn bind_insert<B: Backend>(
     q: Q<B::Db>,
     node: &NewNode,
     tokens: &str,

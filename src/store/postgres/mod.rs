@@ -15,7 +15,7 @@ use sqlx::postgres::{PgPoolOptions, PgRow};
 use sqlx::{PgConnection, PgPool, Postgres, Row as _, Transaction};
 use uuid::Uuid;
 
-use super::backend::{Backend, Id, Q, QueryExt};
+use super::backend::{Backend, BindInsert, Id, QueryExt};
 use super::check::JsonSql;
 use super::notify::Notifier;
 use super::sql::{candidates_by_labels, candidates_newest, node_columns};
@@ -107,7 +107,7 @@ impl Backend for PgStore {
     const CANDIDATES_BY_LABELS: &'static str =
         candidates_by_labels!("label = any($1)", search::remembered!());
     const CANDIDATES_NEWEST: &'static str = candidates_newest!(search::remembered!());
-    const INSERT_NODE_ALONE: Option<&'static str> = None;
+    const INSERTS_ALONE: bool = false;
     const JSON: JsonSql = search::JSON;
 
     fn pool(&self) -> &PgPool {
@@ -134,11 +134,13 @@ impl Backend for PgStore {
         Ok(self.pool.acquire().await?)
     }
 
-    /// Not used: PostgreSQL takes one statement per call with bound parameters, so a write
-    /// alone keeps its transaction; this runs `q` in one all the same.
-    async fn write_alone(&self, q: Q<Postgres>) -> StoreResult<()> {
+    /// Not used ([`Backend::INSERTS_ALONE`] is false: PostgreSQL takes one statement per
+    /// call with bound parameters); inserts in a transaction all the same.
+    async fn insert_node_alone(&self, bind: BindInsert<Postgres>) -> StoreResult<()> {
         let mut tx = self.pool.begin().await?;
-        q.run(&mut tx).await?;
+        bind(sqlx::query(super::nodes::insert_node!()))
+            .run(&mut tx)
+            .await?;
         tx.commit().await?;
         Ok(())
     }

@@ -8,20 +8,22 @@
 mod search;
 
 use std::str::FromStr;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sqlx::pool::PoolConnection;
 use sqlx::sqlite::SqliteRow;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Sqlite, SqliteConnection, SqlitePool};
+use tokio::sync::oneshot;
 use uuid::Uuid;
 
-use super::backend::{Backend, Q, QueryExt};
+use super::backend::{Backend, BindInsert, QueryExt};
 use super::check::JsonSql;
 use super::notify::Notifier;
 use super::sql::{candidates_by_labels, candidates_newest};
-use super::{CandidateQuery, StoreResult, Violation, WriteHealth};
+use super::{CandidateQuery, StoreError, StoreResult, Violation, WriteHealth};
 
 /// How a commit reaches the disk (`PRAGMA synchronous` in WAL mode).
 ///
@@ -55,6 +57,9 @@ pub struct SqliteStore {
     /// Whether the writer keeps its connection between writes: only where the pool has
     /// others left for reads.
     keep_writer: bool,
+    /// Inserts waiting for the writer's turn (group commit).
+    queue: Mutex<Vec<Queued>>,
+    queued_ids: AtomicU64,
     health: WriteHealth,
 }
 
@@ -232,6 +237,8 @@ impl SqliteStore {
             keep_writer: pool.options().get_max_connections() > 1,
             pool,
             writer: Default::default(),
+            queue: Mutex::default(),
+            queued_ids: AtomicU64::new(0),
             health: WriteHealth::default(),
         }
     }
@@ -261,6 +268,88 @@ async fn stable_plans(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
         ));
     }
     Ok(())
+}
+
+/// A node's insert between its own transaction's begin and commit, sent as one call: SQLite
+/// takes several statements with bound parameters in one call.
+const ALONE: &str = concat!(
+    "begin immediate; ",
+    super::nodes::insert_node!(),
+    "; commit"
+);
+
+/// The outcome of a queued insert whose writer went away without answering (it panicked, or
+/// the runtime is shutting down): whether it was written is unknown, as after a lost reply.
+fn writer_gone() -> StoreError {
+    StoreError::Unavailable(sqlx::Error::WorkerCrashed)
+}
+
+/// An insert waiting for the writer's turn, and where its outcome goes.
+struct Queued {
+    id: u64,
+    bind: BindInsert<Sqlite>,
+    done: oneshot::Sender<StoreResult<()>>,
+}
+
+/// Writes a batch of queued inserts in one transaction. When it fails, each insert is written
+/// alone, so that one bad write fails only itself and none is half written. An insert whose
+/// request was dropped (a deadline) before its statement ran is not written.
+async fn write_batch(mut turn: Turn, batch: Vec<Queued>, pool: SqlitePool, keep: bool) {
+    let Some(mut conn) = turn.take() else {
+        return;
+    };
+    let live = |q: &Queued| !q.done.is_closed();
+    let together = async {
+        sqlx::query("begin immediate").execute(&mut *conn).await?;
+        // After the lock: a request that gave up while it was awaited is left out.
+        for q in batch.iter().filter(|q| live(q)) {
+            (q.bind)(sqlx::query(super::nodes::insert_node!()))
+                .execute(&mut *conn)
+                .await?;
+        }
+        sqlx::query("commit").execute(&mut *conn).await?;
+        Ok::<_, sqlx::Error>(())
+    }
+    .await;
+    let mut conn = match together {
+        Ok(()) => {
+            for q in batch {
+                let _ = q.done.send(Ok(()));
+            }
+            Some(conn)
+        }
+        Err(e) => {
+            tracing::debug!(error = %e, "a grouped write failed; writing each alone");
+            let mut conn = roll_back(conn).await;
+            for q in batch.into_iter().filter(live) {
+                let outcome = write_one(&mut conn, &pool, &q).await;
+                let _ = q.done.send(outcome);
+            }
+            conn
+        }
+    };
+    if keep {
+        *turn = conn.take();
+    }
+}
+
+/// One queued insert in its own transaction, on `conn` (or a fresh connection when the last
+/// one had to be closed).
+async fn write_one(
+    conn: &mut Option<PoolConnection<Sqlite>>,
+    pool: &SqlitePool,
+    q: &Queued,
+) -> StoreResult<()> {
+    let mut c = match conn.take() {
+        Some(c) => c,
+        None => pool.acquire().await?,
+    };
+    let outcome = (q.bind)(sqlx::query(ALONE)).run(&mut c).await;
+    *conn = match outcome {
+        Ok(_) => Some(c),
+        Err(_) => roll_back(c).await,
+    };
+    outcome.map(|_| ())
 }
 
 impl Backend for SqliteStore {
@@ -302,11 +391,7 @@ impl Backend for SqliteStore {
     );
     const CANDIDATES_NEWEST: &'static str = candidates_newest!(search::remembered!());
     const JSON: JsonSql = search::JSON;
-    const INSERT_NODE_ALONE: Option<&'static str> = Some(concat!(
-        "begin immediate; ",
-        super::nodes::insert_node!(),
-        "; commit"
-    ));
+    const INSERTS_ALONE: bool = true;
 
     fn pool(&self) -> &SqlitePool {
         &self.pool
@@ -338,16 +423,57 @@ impl Backend for SqliteStore {
         tx.commit().await
     }
 
-    async fn write_alone(&self, q: Q<Sqlite>) -> StoreResult<()> {
-        let mut tx = WriteTx {
-            turn: Some(self.turn().await?),
-            keep: self.keep_writer,
+    /// Group commit: the insert joins the queue of waiting inserts, and whoever gets the
+    /// writer's turn writes the whole queue in one transaction (one commit, one sync of the
+    /// WAL) instead of one each. A write that is alone goes as one call (see [`ALONE`]).
+    async fn insert_node_alone(&self, bind: BindInsert<Sqlite>) -> StoreResult<()> {
+        let id = self.queued_ids.fetch_add(1, Ordering::Relaxed);
+        let (done, outcome) = oneshot::channel();
+        self.queue
+            .lock()
+            .expect("insert queue")
+            .push(Queued { id, bind, done });
+        let turn = match self.turn().await {
+            Ok(turn) => turn,
+            Err(e) => {
+                // Not written if still queued; else another writer has it and answers.
+                let withdrawn = {
+                    let mut queue = self.queue.lock().expect("insert queue");
+                    let at = queue.iter().position(|q| q.id == id);
+                    at.map(|i| queue.remove(i)).is_some()
+                };
+                if withdrawn {
+                    return Err(e);
+                }
+                return outcome.await.unwrap_or_else(|_| Err(writer_gone()));
+            }
         };
-        // Dropped before the last statement ran, `tx` rolls back what did: SQLite stops
-        // running a call's statements once nobody takes their results.
-        q.run(&mut **tx.conn()).await?;
-        tx.done();
-        Ok(())
+        let batch = std::mem::take(&mut *self.queue.lock().expect("insert queue"));
+        match batch.as_slice() {
+            [] => drop(turn),
+            [only] if only.id == id => {
+                // Alone: begin, insert and commit in one call; dropped before the last
+                // statement ran, `tx` rolls back what did (SQLite stops running a call's
+                // statements once nobody takes their results).
+                let mut tx = WriteTx {
+                    turn: Some(turn),
+                    keep: self.keep_writer,
+                };
+                (only.bind)(sqlx::query(ALONE))
+                    .run(&mut **tx.conn())
+                    .await?;
+                tx.done();
+                return Ok(());
+            }
+            // Others wait on this batch: it runs to its end even if this request is dropped.
+            _ => drop(tokio::spawn(write_batch(
+                turn,
+                batch,
+                self.pool.clone(),
+                self.keep_writer,
+            ))),
+        }
+        outcome.await.unwrap_or_else(|_| Err(writer_gone()))
     }
 
     async fn reader(&self) -> StoreResult<ReadConn> {
