@@ -206,6 +206,8 @@ pub trait Backend: Send + Sync + Sized + 'static {
     const NAME: &'static str;
     /// A write transaction (SQLite: holding the write lock from its first statement).
     type Tx: DerefMut<Target = <Self::Db as Database>::Connection> + Send;
+    /// A connection for a short read on the write path (detection's candidate search).
+    type Reader: DerefMut<Target = <Self::Db as Database>::Connection> + Send;
 
     /// `insert into conflict_queue … returning seq`, binds `$1..$10` as in `conflicts::insert`;
     /// no row when the pair has a pending conflict or the old node is gone.
@@ -234,6 +236,9 @@ pub trait Backend: Send + Sync + Sized + 'static {
     const CANDIDATES_NEWEST: &'static str;
     /// How `concord check` reads the JSON columns.
     const JSON: JsonSql;
+    /// Whether a write that is nothing but the insert of a node goes through
+    /// [`Self::insert_node_alone`] (SQLite) rather than a transaction of its own.
+    const INSERTS_ALONE: bool;
 
     fn pool(&self) -> &Pool<Self::Db>;
     /// How often a unit of work that lost a deadlock runs again (PostgreSQL only).
@@ -242,6 +247,16 @@ pub trait Backend: Send + Sync + Sized + 'static {
     fn health(&self) -> &super::WriteHealth;
     fn write(&self) -> impl Future<Output = StoreResult<Self::Tx>> + Send;
     fn commit(tx: Self::Tx) -> impl Future<Output = Result<(), sqlx::Error>> + Send;
+    /// Writes a node whose unit of work is nothing but its insert: `bind` binds its values
+    /// to `nodes::insert_node!()`. In this process's turn to write; not written when the
+    /// request's future is dropped before its transaction began.
+    fn insert_node_alone(
+        &self,
+        bind: BindInsert<Self::Db>,
+    ) -> impl Future<Output = StoreResult<()>> + Send;
+    /// A connection for a short read on the write path; SQLite lends the writer's connection
+    /// while no write holds it, since its page cache is current.
+    fn reader(&self) -> impl Future<Output = StoreResult<Self::Reader>> + Send;
 
     /// Called before a resolution reads its conflict: locks what it will change.
     fn lock_for_resolution(
@@ -277,6 +292,9 @@ pub trait Backend: Send + Sync + Sized + 'static {
         sqlx::query(sql)
     }
 }
+
+/// Binds a node's values to its insert (see `Backend::insert_node_alone`).
+pub type BindInsert<D> = Box<dyn Fn(Q<D>) -> Q<D> + Send + Sync>;
 
 /// A UUID: text on SQLite, `uuid` on PostgreSQL.
 #[derive(Debug, Clone, Copy)]

@@ -79,6 +79,12 @@ pub fn answer_with<T: 'static>(render: impl Fn(&T) -> StoredResponse + Send + Sy
     });
 }
 
+/// Whether the current request is keyed: its unit of work must store the response with its
+/// effect, in one transaction.
+pub fn keyed() -> bool {
+    CLAIM.try_with(|_| ()).is_ok()
+}
+
 /// Commits a unit of work whose result is `out`. For a keyed request whose response is
 /// rendered from a `T`, the response is stored in this same transaction.
 pub async fn commit<B: Backend, T: 'static>(mut tx: B::Tx, out: &T) -> StoreResult<()> {

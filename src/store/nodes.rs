@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use sqlx::types::Json;
 use uuid::Uuid;
 
-use super::backend::{Backend, Cols, Conn, Id, Ids, QueryExt, Row, Texts, Ts};
+use super::backend::{Backend, Cols, Conn, Id, Ids, Q, QueryExt, Row, Texts, Ts};
 use super::sql::node_columns;
 use super::{conflicts, policy, rows};
 use crate::domain::FieldError;
@@ -32,6 +32,14 @@ pub async fn create<B: Backend>(
     // Tokenising and encoding happen before the write transaction starts.
     let tokens = index_tokens(&node.title, &node.body).join(" ");
     let embedding = node.embedding.as_deref().map(dn::embedding_to_bytes);
+    if B::INSERTS_ALONE && found.is_empty() && embedding.is_none() && !idempotency::keyed() {
+        // Nothing but the insert (and its triggers) belongs to this unit of work.
+        let (n, t) = (node.clone(), tokens.clone());
+        store
+            .insert_node_alone(Box::new(move |q| bind_insert::<B>(q, &n, &t, None)))
+            .await?;
+        return Ok((node.to_node(), Vec::new()));
+    }
     let mut tx = store.write().await?;
     if let Some(e) = &node.embedding {
         check_dimension::<B>(&mut tx, e.len()).await?;
@@ -88,29 +96,45 @@ pub async fn insert<B: Backend>(
     tokens: &str,
     embedding: Option<&[u8]>,
 ) -> StoreResult<()> {
-    B::query(
-        "insert into nodes (node_id, title, body, memory_type, labels, scope, source, confidence, \
-         state, observed_at, created_at, updated_at, embedding, embedding_dim, search_tokens) \
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14)",
-    )
-    .arg(Id(node.id))
-    .arg(&node.title)
-    .arg(&node.body)
-    .arg(&node.memory_type)
-    .arg(Json(&node.labels))
-    .arg(&node.scope)
-    .arg(&node.source)
-    .arg(node.confidence)
-    .arg(node.state.as_str())
-    .arg(Ts(node.observed_at))
-    .arg(Ts(node.created_at))
-    .arg(embedding)
-    .arg(node.embedding.as_ref().map(|e| e.len() as i32))
-    .arg(tokens)
-    .run(conn)
-    .await?;
+    bind_insert::<B>(B::query(INSERT_NODE), node, tokens, embedding)
+        .run(conn)
+        .await?;
     // The label index rows are written by the insert's trigger.
     Ok(())
+}
+
+/// The insert of a node, `$1..$14` bound by [`bind_insert`].
+macro_rules! insert_node {
+    () => {
+        "insert into nodes (node_id, title, body, memory_type, labels, scope, source, \
+         confidence, state, observed_at, created_at, updated_at, embedding, embedding_dim, \
+         search_tokens) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14)"
+    };
+}
+pub(crate) use insert_node;
+
+const INSERT_NODE: &str = insert_node!();
+
+pub(crate) fn bind_insert<B: Backend>(
+    q: Q<B::Db>,
+    node: &NewNode,
+    tokens: &str,
+    embedding: Option<&[u8]>,
+) -> Q<B::Db> {
+    q.arg(Id(node.id))
+        .arg(&node.title)
+        .arg(&node.body)
+        .arg(&node.memory_type)
+        .arg(Json(&node.labels))
+        .arg(&node.scope)
+        .arg(&node.source)
+        .arg(node.confidence)
+        .arg(node.state.as_str())
+        .arg(Ts(node.observed_at))
+        .arg(Ts(node.created_at))
+        .arg(embedding)
+        .arg(node.embedding.as_ref().map(|e| e.len() as i32))
+        .arg(tokens)
 }
 
 /// Two first embeddings of different sizes must not both pass: the backend makes the check and
@@ -348,7 +372,7 @@ pub async fn embedding_dim<B: Backend>(store: &B) -> StoreResult<Option<usize>> 
 pub const LABEL_HITS_PER_CANDIDATE: usize = 4;
 
 pub async fn candidates<B: Backend>(store: &B, q: CandidateQuery) -> StoreResult<Vec<Candidate>> {
-    let mut conn = store.pool().acquire().await?;
+    let mut conn = store.reader().await?;
     let mut out: Vec<Candidate> = Vec::new();
     for row in &store.candidates_by_tokens(&mut conn, &q).await? {
         out.push(candidate::<B>(row)?);

@@ -447,3 +447,56 @@ pub async fn newest_candidates_are_the_scopes_newest_active_nodes_of_the_type(st
         "the excluded node"
     );
 }
+
+/// Concurrent writes (which SQLite commits together, several in one transaction) are each
+/// written exactly once, and one that fails fails alone: here a write reusing another's id.
+pub async fn concurrent_writes_are_each_written_once_and_a_failing_one_fails_alone(
+    store: &dyn Store,
+) {
+    // Arrange: twelve nodes, and a thirteenth with the id of the first.
+    let mut nodes: Vec<_> = (0..12)
+        .map(|i| {
+            new_node(input(
+                &format!("Fact {i}"),
+                &format!("Service {i} listens on {i}"),
+            ))
+        })
+        .collect();
+    let mut twin = new_node(input("Twin", "Reuses the id of fact 0"));
+    twin.id = nodes[0].id;
+    nodes.insert(6, twin);
+
+    // Act
+    let results = join_all(
+        nodes
+            .into_iter()
+            .map(|n| store.create_node(n, Vec::new()))
+            .collect(),
+    )
+    .await;
+
+    // Assert
+    let failed = results.iter().filter(|r| r.is_err()).count();
+    assert_eq!(failed, 1, "only the write reusing an id fails");
+    let page = store
+        .list_nodes(NodeQuery {
+            limit: 50,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let mut titles: Vec<_> = page.items.iter().map(|n| n.title.clone()).collect();
+    titles.sort();
+    // Whichever of the two writes with one id came first is stored.
+    let first = if titles.contains(&"Twin".to_owned()) {
+        "Twin".to_owned()
+    } else {
+        "Fact 0".to_owned()
+    };
+    let mut expected: Vec<_> = (1..12)
+        .map(|i| format!("Fact {i}"))
+        .chain([first])
+        .collect();
+    expected.sort();
+    assert_eq!(titles, expected, "every other write is stored once");
+}

@@ -299,6 +299,12 @@ async fn once(cmd: &Cmd, env: &Env, r: usize) -> anyhow::Result<Run> {
                 *contradict_pct,
             )
             .await;
+            if let Some(cpu) = t.server.as_ref().and_then(|s| s.cpu_since_start()) {
+                run.figures.insert(
+                    "server CPU ms per write".into(),
+                    cpu * 1000.0 / *requests as f64,
+                );
+            }
             run.rss = finish(&mut t, env).await?;
             run.figures
                 .insert("conflicts detected".into(), detected as f64);

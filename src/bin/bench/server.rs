@@ -12,6 +12,8 @@ use crate::http::Client;
 pub struct Server {
     child: Child,
     pub addr: String,
+    /// CPU seconds the process had used once it answered `/healthz` (startup, migrations).
+    started_cpu: f64,
 }
 
 impl Server {
@@ -33,7 +35,11 @@ impl Server {
                     bin.display()
                 )
             })?;
-        let mut server = Self { child, addr };
+        let mut server = Self {
+            child,
+            addr,
+            started_cpu: 0.0,
+        };
         let started = Instant::now();
         let mut client = Client::new(&server.addr);
         client.timeout = Duration::from_secs(2);
@@ -41,6 +47,7 @@ impl Server {
             if let Ok(r) = client.get("/healthz").await
                 && r.status == 200
             {
+                server.started_cpu = cpu_seconds(server.pid()).unwrap_or(0.0);
                 return Ok(server);
             }
             if let Some(status) = server.child.try_wait()? {
@@ -56,6 +63,12 @@ impl Server {
 
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// CPU seconds (user and system, all threads) the server used since it started answering:
+    /// less sensitive than latency to other work on the same machine.
+    pub fn cpu_since_start(&self) -> Option<f64> {
+        Some(cpu_seconds(self.pid())? - self.started_cpu)
     }
 
     /// Stops the server (SIGTERM, then SIGKILL after 10 s) and returns its peak RSS in MiB.
@@ -83,4 +96,15 @@ pub fn peak_rss_mib(pid: u32) -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024.0)
+}
+
+/// User and system CPU seconds of a process (`utime` and `stime` of `/proc/PID/stat`).
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name, which is parenthesised and may contain spaces.
+    let rest = stat.rsplit_once(") ")?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    // `sysconf(_SC_CLK_TCK)` is 100 on Linux.
+    Some(ticks / 100.0)
 }

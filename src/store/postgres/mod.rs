@@ -15,7 +15,7 @@ use sqlx::postgres::{PgPoolOptions, PgRow};
 use sqlx::{PgConnection, PgPool, Postgres, Row as _, Transaction};
 use uuid::Uuid;
 
-use super::backend::{Backend, Id, QueryExt};
+use super::backend::{Backend, BindInsert, Id, QueryExt};
 use super::check::JsonSql;
 use super::notify::Notifier;
 use super::sql::{candidates_by_labels, candidates_newest, node_columns};
@@ -68,6 +68,7 @@ impl Backend for PgStore {
     type Db = Postgres;
     const NAME: &'static str = "postgres";
     type Tx = Transaction<'static, Postgres>;
+    type Reader = sqlx::pool::PoolConnection<Postgres>;
 
     /// `for key share` waits for a concurrent delete of the old node and then sees it gone.
     const INSERT_CONFLICT: &'static str = "insert into conflict_queue (conflict_id, old_node_id, \
@@ -106,6 +107,7 @@ impl Backend for PgStore {
     const CANDIDATES_BY_LABELS: &'static str =
         candidates_by_labels!("label = any($1)", search::remembered!());
     const CANDIDATES_NEWEST: &'static str = candidates_newest!(search::remembered!());
+    const INSERTS_ALONE: bool = false;
     const JSON: JsonSql = search::JSON;
 
     fn pool(&self) -> &PgPool {
@@ -126,6 +128,21 @@ impl Backend for PgStore {
 
     async fn commit(tx: Self::Tx) -> Result<(), sqlx::Error> {
         tx.commit().await
+    }
+
+    async fn reader(&self) -> StoreResult<Self::Reader> {
+        Ok(self.pool.acquire().await?)
+    }
+
+    /// Not used ([`Backend::INSERTS_ALONE`] is false: PostgreSQL takes one statement per
+    /// call with bound parameters); inserts in a transaction all the same.
+    async fn insert_node_alone(&self, bind: BindInsert<Postgres>) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        bind(sqlx::query(super::nodes::insert_node!()))
+            .run(&mut tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Locks the conflict's nodes in id order, then the conflict row: the lock order of every
