@@ -23,7 +23,7 @@ const SHARED_PREFIX: usize = 5;
 /// when no related figure of the stored one agrees with it (a list of figures never clashes
 /// with one of its members).
 pub fn violated(old: &Side, new: &Side) -> Option<Evidence> {
-    let moments = numeric::different_moments(old, new);
+    let moments = numeric::different_moments(old, new) || stamped_apart(old, new);
     for vb in &new.values {
         if moments && !vb.class.is_temporal() {
             continue;
@@ -33,12 +33,11 @@ pub fn violated(old: &Side, new: &Side) -> Option<Evidence> {
             .iter()
             .filter(|va| va.class == vb.class && measures_alike(old, va, new, vb))
             .collect();
-        // One birth and one death per person: their dates are compared even when exact.
+        // A thing is born, founded or first released once: two dates of one such event are
+        // compared even when both are exact.
         let once = |va: &Value| {
             let (ca, cb) = (context(old, va), context(new, vb));
-            ["born", "die"]
-                .iter()
-                .any(|e| ca.contains(e) && cb.contains(e))
+            vb.class == Class::Date && ca.iter().any(|e| once_only(e) && cb.contains(e))
         };
         let opposed = related
             .iter()
@@ -50,6 +49,41 @@ pub fn violated(old: &Side, new: &Side) -> Option<Evidence> {
         }
     }
     None
+}
+
+/// A bound stamped "by" or "as of" a date against figures dated otherwise ("764 in service in
+/// July 2017" / "by mid-2018, under 750"): two moments, even when only one side is a stamp.
+fn stamped_apart(old: &Side, new: &Side) -> bool {
+    stamp_apart(new, old) || stamp_apart(old, new)
+}
+
+/// Whether `stamped` stamps a figure with a date that no date of `other` matches.
+fn stamp_apart(stamped: &Side, other: &Side) -> bool {
+    let dates = |s: &Side| s.values.iter().filter(|v| v.class == Class::Date).count();
+    let mut stamps = stamped
+        .values
+        .iter()
+        .filter(|v| v.class == Class::Date && numeric::is_timestamp(stamped, v))
+        .peekable();
+    stamps.peek().is_some()
+        && dates(other) > 0
+        && !stamps.any(|s| {
+            other
+                .values
+                .iter()
+                .any(|o| o.class == Class::Date && (s.nominal - o.nominal).abs() < 0.5)
+        })
+}
+
+/// Whether two dates may date one event as far as life spans tell: a date of a life span
+/// ("(1466 -- 1503)") is a birth or a death and only meets a date of the same event.
+pub fn same_life_event(old: &Side, va: &Value, new: &Side, vb: &Value) -> bool {
+    match (life_span(old, va), life_span(new, vb)) {
+        (None, None) => true,
+        (Some(e), None) => context(new, vb).contains(&e),
+        (None, Some(e)) => context(old, va).contains(&e),
+        (Some(a), Some(b)) => a == b,
+    }
 }
 
 /// Whether two values share a word of what they measure, in the few words around each.
@@ -116,6 +150,27 @@ fn reporting(w: &str) -> bool {
     matches!(
         w,
         "reported" | "registered" | "recorded" | "confirmed" | "announced" | "estimated" | "total"
+    )
+}
+
+/// Events that happen to their subject once.
+fn once_only(w: &str) -> bool {
+    matches!(
+        w,
+        "born"
+            | "die"
+            | "founded"
+            | "established"
+            | "formed"
+            | "incorporated"
+            | "launched"
+            | "premiered"
+            | "debuted"
+            | "synthesized"
+            | "synthesised"
+            | "discovered"
+            | "invented"
+            | "inaugurated"
     )
 }
 

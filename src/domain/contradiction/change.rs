@@ -10,8 +10,10 @@
 //! something the other does not), so that additions ("also", "too") and restatements stay
 //! unflagged. A memory about the past ("used to", "小时候") opposes nothing in the present.
 
+use super::attachment;
 use super::categories;
 use super::lexicon;
+use super::nationality;
 use super::shifts;
 use super::signals::{Evidence, Side};
 use super::slots;
@@ -416,6 +418,10 @@ pub fn collect(old: &Body, new: &Body, topical: bool, titled: bool) -> Changes {
     let (o, n) = (old.tokens(), new.tokens());
     out.extend(slots::replaced(o, &old.side.text, n, &new.side.text));
     out.extend(slots::exclusive_state(o, &old.side.text, n, &new.side.text));
+    if topical || titled || same_head(old, new) {
+        out.extend(attachment::changed(o, &old.side.text, n, &new.side.text));
+        out.extend(nationality::changed(o, &old.side.text, n, &new.side.text));
+    }
     if same_head(old, new) {
         let (o, n) = (old.tokens(), new.tokens());
         out.extend(categories::swapped_kind(

@@ -443,6 +443,17 @@ pub fn number_word(w: &str) -> Option<f64> {
         "seventeen" => 17.0,
         "eighteen" => 18.0,
         "nineteen" => 19.0,
+        // Ordinals rank ("the sixth-largest city"); "first" is left out, since it opens
+        // too many phrases that rank nothing ("first time", "at first").
+        "second" => 2.0,
+        "third" => 3.0,
+        "fourth" => 4.0,
+        "fifth" => 5.0,
+        "sixth" => 6.0,
+        "seventh" => 7.0,
+        "eighth" => 8.0,
+        "ninth" => 9.0,
+        "tenth" => 10.0,
         "twenty" => 20.0,
         "thirty" => 30.0,
         "forty" => 40.0,

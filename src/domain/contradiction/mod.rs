@@ -14,12 +14,14 @@
 
 mod align;
 mod analysis;
+mod attachment;
 mod bounds;
 mod categories;
 mod change;
 mod comparatives;
 mod dates;
 mod lexicon;
+mod nationality;
 mod numeric;
 mod screen;
 mod shifts;

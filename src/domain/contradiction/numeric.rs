@@ -141,7 +141,7 @@ pub(super) fn boundary(side: &Side, i: usize) -> bool {
 
 /// Dates that time-stamp another figure ("as of April 2020", "by 2019") rather than state
 /// an event.
-fn is_timestamp(side: &Side, v: &Value) -> bool {
+pub(super) fn is_timestamp(side: &Side, v: &Value) -> bool {
     let as_of = v.first >= 2
         && side.tokens[v.first - 2].norm == "as"
         && side.tokens[v.first - 1].norm == "of";
@@ -212,6 +212,7 @@ pub fn keyed_change(old: &Side, new: &Side) -> Option<Evidence> {
             .iter()
             .zip(keys_a)
             .filter(|(va, ka)| compatible(va, vb) && same_key(vb.class, ka, kb))
+            .filter(|(va, _)| super::bounds::same_life_event(old, va, new, vb))
             .map(|(va, _)| va)
             .collect();
         if let Some(va) = same

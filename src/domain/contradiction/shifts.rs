@@ -101,6 +101,7 @@ pub const ENDING_CUES: &[&str] = &[
     "stopped",
     "gave up",
     "stepped down",
+    "former",
     "graduated",
     "laid off",
     "got fired",

@@ -591,3 +591,117 @@ fn more_endings_and_weak_change_cues_are_flagged() {
         &[("저는 삼성 직원이에요.", "저는 삼성에서 사임했어요.")],
     );
 }
+
+#[test]
+fn being_without_an_employer_against_working_for_one_is_flagged() {
+    all_flagged(
+        "",
+        &[
+            ("The user works at Acme.", "The user is unemployed."),
+            (
+                "Chad Kelly is an American football quarterback who is currently a free agent.",
+                "Chad Kelly is an American football quarterback for the Indianapolis Colts.",
+            ),
+        ],
+    );
+    flagged_under_title("工作", &[("我在谷歌工作。", "我现在失业了。")]);
+    // Not unemployed, and two things the user works at.
+    none_flagged(
+        "",
+        &[
+            ("The user works at Acme.", "The user is not unemployed."),
+            (
+                "The user works at Acme.",
+                "The user also works for a charity.",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn another_nationality_stated_of_one_subject_is_flagged() {
+    flagged_under_title(
+        "Louis Malle",
+        &[
+            (
+                "Louis Malle was a French film director.",
+                "Louis Malle was a German film director.",
+            ),
+            ("The user is Canadian.", "The user is Mexican."),
+        ],
+    );
+    for (old, new) in [
+        // One nation inside the other.
+        (
+            "Paolo Nutini is a Scottish singer.",
+            "Paolo Nutini is British.",
+        ),
+        // The other side names the nation: both hold.
+        (
+            "Andrea Pirlo is an Italian footballer who plays for an American club.",
+            "Andrea Pirlo is an American club's player.",
+        ),
+        // A people, not a nation.
+        (
+            "Sean Gunn is an American actor.",
+            "Sean Gunn is a Native American actor.",
+        ),
+    ] {
+        assert!(titled("profile", old, new).is_none(), "{old:?} / {new:?}");
+    }
+}
+
+#[test]
+fn a_once_only_event_dated_twice_and_a_rank_changed_are_flagged() {
+    flagged_under_title(
+        "Moscovium",
+        &[(
+            "It was first synthesized in 2003 by a joint team of scientists.",
+            "Moscovium is a synthetic element, first synthesized in 1997.",
+        )],
+    );
+    flagged_under_title(
+        "Chennai",
+        &[(
+            "According to the 2011 census, it is the fourth-largest city in India.",
+            "Based on the 2011 census, Chennai is the sixth-largest city in India.",
+        )],
+    );
+    flagged_under_title(
+        "Nina Jacobson",
+        &[(
+            "Nina Jacobson (born 1965) is an American film executive.",
+            "Nina Jacobson was born in 1966.",
+        )],
+    );
+    // Events that happen many times are not once-only: two releases, two visits.
+    assert!(
+        titled(
+            "releases",
+            "After a long beta the platform team released the app in 2019.",
+            "A redesigned version was released in 2021 for tablets.",
+        )
+        .is_none()
+    );
+}
+
+#[test]
+fn a_bound_stamped_at_another_moment_is_not_flagged() {
+    for (old, new) in [
+        (
+            "A total of 764 of these aircraft were in service in July 2017.",
+            "By June 2018, under 750 Boeing 767 jets were in service.",
+        ),
+        (
+            "With a 2014 estimated population of 156,480, it is the fourth most populous city.",
+            "Fort Collins has a population of more than 160,000 as of 2015.",
+        ),
+        // A life span's birth date says nothing about a marriage.
+        (
+            "Elizabeth of York (11 February 1466 -- 11 February 1503) was queen consort from 1486.",
+            "Elizabeth of York married in 1486.",
+        ),
+    ] {
+        assert!(titled("figures", old, new).is_none(), "{old:?} / {new:?}");
+    }
+}

@@ -206,7 +206,10 @@ pub fn names_subject(tokens: &[Token], text: &str, i: usize) -> bool {
         && number_word(&noun.norm).is_none()
         && scale_word(&noun.norm).is_none()
         && unit(&noun.norm).is_none();
-    if !is_noun {
+    // "born 1988", "founded 1900": a year after an event word dates it, it names nothing.
+    let year_of_event = t.norm.len() == 4
+        && (noun.norm == "born" || (noun.norm.len() > 4 && noun.norm.ends_with("ed")));
+    if !is_noun || year_of_event {
         return false;
     }
     let capitalised = text[noun.start..noun.end]
