@@ -28,21 +28,25 @@ pub fn violated(old: &Side, new: &Side) -> Option<Evidence> {
         if moments && !vb.class.is_temporal() {
             continue;
         }
-        let related: Vec<&Value> = old
+        // Each side's context is read once per value, not once per pair of values.
+        let cb = context(new, vb);
+        let related: Vec<(&Value, Vec<&str>)> = old
             .values
             .iter()
-            .filter(|va| va.class == vb.class && measures_alike(old, va, new, vb))
+            .filter(|va| va.class == vb.class)
+            .map(|va| (va, context(old, va)))
+            .filter(|(_, ca)| ca.iter().any(|x| cb.iter().any(|y| alike(x, y))))
             .collect();
-        // A thing is born, founded or first released once: two dates of one such event are
+        // A thing is born, founded or first synthesized once: two dates of one such event are
         // compared even when both are exact.
-        let once = |va: &Value| {
-            let (ca, cb) = (context(old, va), context(new, vb));
+        let once = |ca: &[&str]| {
             vb.class == Class::Date && ca.iter().any(|e| once_only(e) && cb.contains(e))
         };
         let opposed = related
             .iter()
-            .find(|va| va.bounded || vb.bounded || once(va))
-            .filter(|_| related.iter().all(|a| a.disjoint(vb)));
+            .find(|(va, ca)| va.bounded || vb.bounded || once(ca))
+            .map(|(va, _)| *va)
+            .filter(|_| related.iter().all(|(a, _)| a.disjoint(vb)));
         if let Some(va) = opposed {
             let p = if vb.class.is_temporal() { 0.6 } else { 0.65 };
             return Some(numeric::evidence(old, new, va, vb, p));
@@ -86,12 +90,7 @@ pub fn same_life_event(old: &Side, va: &Value, new: &Side, vb: &Value) -> bool {
     }
 }
 
-/// Whether two values share a word of what they measure, in the few words around each.
-fn measures_alike(a: &Side, va: &Value, b: &Side, vb: &Value) -> bool {
-    let (ca, cb) = (context(a, va), context(b, vb));
-    ca.iter().any(|x| cb.iter().any(|y| alike(x, y)))
-}
-
+/// Whether two context words name one measure.
 fn alike(x: &str, y: &str) -> bool {
     if x == y {
         return true;

@@ -62,12 +62,23 @@ fn kind_of(w: &str) -> Option<usize> {
     KINDS.iter().position(|k| k.contains(&w))
 }
 
+/// The first "is/was/are/were": what follows says what the subject is.
+pub(super) fn first_copula(tokens: &[Token]) -> Option<usize> {
+    tokens
+        .iter()
+        .position(|t| matches!(t.norm.as_str(), "is" | "was" | "are" | "were"))
+}
+
+/// Whether punctuation stands between token `j` and the one before it: the phrase that says
+/// what the subject is has ended.
+pub(super) fn punctuated_before(tokens: &[Token], text: &str, j: usize) -> bool {
+    text[tokens[j - 1].end..tokens[j].start].contains([',', ';', '(', '.', ':'])
+}
+
 /// The kind a body says its subject is, with the index of the word naming it: the first kind
 /// word in the noun phrase right after the first "is/was a(n)/the".
 fn stated_kind(tokens: &[Token], text: &str) -> Option<(usize, usize)> {
-    let c = tokens
-        .iter()
-        .position(|t| matches!(t.norm.as_str(), "is" | "was" | "are" | "were"))?;
+    let c = first_copula(tokens)?;
     let mut i = c + 1;
     if tokens
         .get(i)
@@ -80,7 +91,7 @@ fn stated_kind(tokens: &[Token], text: &str) -> Option<(usize, usize)> {
     }
     for j in i + 1..tokens.len().min(i + 10) {
         let t = &tokens[j];
-        let punctuated = text[tokens[j - 1].end..t.start].contains([',', ';', '(', '.', ':']);
+        let punctuated = punctuated_before(tokens, text, j);
         if t.kind != Kind::Number && (punctuated || ends_phrase(&t.norm)) {
             return None;
         }

@@ -5,6 +5,7 @@
 //! either text names the other's country or people anywhere ("an Italian footballer who plays
 //! for an American club").
 
+use super::categories;
 use super::signals::Evidence;
 use super::tokens::Token;
 use super::{ConflictType, Signal};
@@ -71,11 +72,9 @@ fn nation(w: &str) -> Option<usize> {
 /// The nationality stated right after the first copula ("is an *American* actor", "was
 /// *Brazilian*"), with its token index. "Native American" names a people, not a nation.
 fn stated(tokens: &[Token], text: &str) -> Option<(usize, usize)> {
-    let c = tokens
-        .iter()
-        .position(|t| matches!(t.norm.as_str(), "is" | "was" | "are" | "were"))?;
+    let c = categories::first_copula(tokens)?;
     for j in c + 1..tokens.len().min(c + 5) {
-        if text[tokens[j - 1].end..tokens[j].start].contains([',', ';', '(', '.', ':']) {
+        if categories::punctuated_before(tokens, text, j) {
             return None;
         }
         let t = &tokens[j];
