@@ -7,7 +7,7 @@ use std::hash::{Hash, Hasher};
 
 use super::signals::Side;
 use super::tokens::{self, Token};
-use super::{Memory, change, memory_text};
+use super::{Memory, change, memory_text, slots};
 
 /// Everything the rules need from one memory. Owned, so it can be kept (in an `Arc`) beside a
 /// stored memory and reused for every write that finds it as a candidate.
@@ -20,6 +20,8 @@ pub struct Analysis {
     pub(super) question: bool,
     /// The memory's own title, lower-cased; none when the body starts with it.
     pub(super) own_title: Option<String>,
+    /// The attribute statements of the body (`slots`).
+    statements: slots::Statements,
     fingerprint: u64,
 }
 
@@ -29,6 +31,7 @@ impl Analysis {
         let side = Side::of(text.text);
         let body_from = side.tokens.partition_point(|t| t.start < text.body_at);
         Analysis {
+            statements: slots::Statements::of(&side.tokens[body_from..], &side.text),
             units: Units::of(&side.tokens),
             question: change::is_question(&side.text),
             body_from,
@@ -49,6 +52,7 @@ impl Analysis {
         change::Body {
             side: &self.side,
             from: self.body_from,
+            statements: &self.statements,
         }
     }
 

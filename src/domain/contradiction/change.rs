@@ -31,11 +31,21 @@ pub struct Body<'s> {
     pub side: &'s Side,
     /// Index of the first body token.
     pub from: usize,
+    /// The attribute statements of the body's tokens.
+    pub statements: &'s slots::Statements,
 }
 
 impl<'s> Body<'s> {
     fn tokens(&self) -> &'s [Token] {
         &self.side.tokens[self.from..]
+    }
+
+    fn stated(&self) -> slots::Stated<'s> {
+        slots::Stated {
+            tokens: self.tokens(),
+            text: &self.side.text,
+            statements: self.statements,
+        }
     }
 }
 
@@ -416,7 +426,7 @@ pub fn collect(old: &Body, new: &Body, topical: bool, titled: bool) -> Changes {
     out.extend(antonym(to, tn, topical));
     out.extend(voice(to, tn).or_else(|| voice(tn, to)));
     let (o, n) = (old.tokens(), new.tokens());
-    out.extend(slots::replaced(o, &old.side.text, n, &new.side.text));
+    out.extend(slots::replaced(old.stated(), new.stated()));
     out.extend(slots::exclusive_state(o, &old.side.text, n, &new.side.text));
     if topical || titled || same_head(old, new) {
         out.extend(attachment::changed(o, &old.side.text, n, &new.side.text));

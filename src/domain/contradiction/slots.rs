@@ -256,6 +256,25 @@ const MAX_VALUE: usize = 4;
 /// Most CJK characters of a value.
 const MAX_CJK_VALUE: usize = 6;
 
+/// The attribute statements of one text, found once when a memory is analysed (every pair it
+/// takes part in compares them).
+#[derive(Debug, Clone, Default)]
+pub struct Statements(Vec<Statement>);
+
+impl Statements {
+    pub fn of(ts: &[Token], text: &str) -> Self {
+        Self(statements(ts, text))
+    }
+}
+
+/// A text's tokens with the statements found in them.
+#[derive(Clone, Copy)]
+pub struct Stated<'a> {
+    pub tokens: &'a [Token],
+    pub text: &'a str,
+    pub statements: &'a Statements,
+}
+
 /// One statement of an attribute: where its subject, value and any qualifier after it lie.
 #[derive(Debug, Clone)]
 struct Statement {
@@ -272,12 +291,13 @@ struct Statement {
 /// A changed single-valued attribute: both memories state it of the same subject, with values
 /// neither of which contains the other; or one denies the value the other states ("I am a
 /// student" / "不再是学生", "Lives in Berlin" / "I don't live in Berlin").
-pub fn replaced(old: &[Token], old_text: &str, new: &[Token], new_text: &str) -> Option<Evidence> {
+pub fn replaced(old: Stated, new: Stated) -> Option<Evidence> {
     let may = |ts: &[Token]| ts.iter().any(|t| opens(&t.norm) || copula(&t.norm));
-    if !may(old) || !may(new) {
+    if !may(old.tokens) || !may(new.tokens) {
         return None;
     }
-    let (so, sn) = (statements(old, old_text), statements(new, new_text));
+    let (so, sn) = (&old.statements.0, &new.statements.0);
+    let (old, old_text, new, new_text) = (old.tokens, old.text, new.tokens, new.text);
     let changed = so.iter().find_map(|a| {
         sn.iter()
             .filter(|b| b.attr == a.attr && (a.attr != Attr::Choice || a.change || b.change))
@@ -984,7 +1004,14 @@ mod tests {
     use super::*;
 
     fn changed(old: &str, new: &str) -> bool {
-        replaced(&tokenize(old), old, &tokenize(new), new).is_some()
+        let (to, tn) = (tokenize(old), tokenize(new));
+        let (so, sn) = (Statements::of(&to, old), Statements::of(&tn, new));
+        let side = |tokens, text, statements| Stated {
+            tokens,
+            text,
+            statements,
+        };
+        replaced(side(&to, old, &so), side(&tn, new, &sn)).is_some()
     }
 
     #[test]
