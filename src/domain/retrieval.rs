@@ -81,7 +81,9 @@ where
 {
     let mut walks: Vec<(usize, I)> = walks.into_iter().collect();
     walks.sort_by_key(|(token, _)| *token);
-    let mut scores: std::collections::HashMap<K, f64> = std::collections::HashMap::new();
+    // Keys are row ids and UUIDs, not attacker-chosen strings: a fast hash beats SipHash here
+    // (a few thousand postings are scored per write).
+    let mut scores: rustc_hash::FxHashMap<K, f64> = Default::default();
     for (token, nodes) in walks {
         let weight = weights[token];
         for node in nodes {

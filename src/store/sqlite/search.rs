@@ -95,10 +95,16 @@ async fn rarest(
     if tokens.is_empty() {
         return Ok(Vec::new());
     }
+    // Distinct, so that the join below names each token once; a join, because `term in
+    // (select …)` builds a temporary index on every call.
+    let mut distinct = tokens.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
     let rows = sqlx::query::<Sqlite>(
-        "select term, docs as doc from token_docs where term in (select value from json_each($1))",
+        "select t.term, t.docs as doc from json_each($1) j \
+         cross join token_docs t on t.term = j.value",
     )
-    .arg(Texts(tokens))
+    .arg(Texts(&distinct))
     .all(conn)
     .await?;
     let stats = rows
