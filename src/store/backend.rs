@@ -217,10 +217,11 @@ pub trait Backend: Send + Sync + Sized + 'static {
     /// `select 1` of node `$1`, locked where the database locks rows.
     const LOCK_NODE: &'static str;
     /// Key-share locks the nodes in list `$1` in id order, where the database locks rows: a
-    /// unit of work that adds rows referring to nodes takes this before any other lock.
-    const SHARE_NODES: &'static str;
+    /// unit of work that adds rows referring to nodes takes this before any other lock. None
+    /// where the database does not lock rows (a statement less per write).
+    const SHARE_NODES: Option<&'static str>;
     /// As `SHARE_NODES`, `for update`: for a unit of work that will change those nodes.
-    const LOCK_NODES: &'static str;
+    const LOCK_NODES: Option<&'static str>;
     /// One node's columns (`node_columns!("n", "")`), locked where the database locks rows.
     const SELECT_NODE_LOCKED: &'static str;
     /// The idempotency row `($1 scope, $2 key)`, locked where the database locks rows.

@@ -73,12 +73,12 @@ pub async fn lock_nodes<B: Backend>(conn: &mut Conn<B>, ids: Vec<Uuid>) -> Store
 
 async fn lock_in_order<B: Backend>(
     conn: &mut Conn<B>,
-    sql: &'static str,
+    sql: Option<&'static str>,
     mut ids: Vec<Uuid>,
 ) -> StoreResult<()> {
-    if ids.is_empty() {
+    let Some(sql) = sql.filter(|_| !ids.is_empty()) else {
         return Ok(());
-    }
+    };
     ids.sort_unstable();
     ids.dedup();
     B::query(sql).arg(Ids(&ids)).all(conn).await?;

@@ -113,6 +113,9 @@ macro_rules! insert_node {
 }
 pub(crate) use insert_node;
 
+/// The parameters of [`insert_node!`], all bound by [`bind_insert`].
+pub(crate) const INSERT_NODE_PARAMS: usize = 14;
+
 const INSERT_NODE: &str = insert_node!();
 
 pub(crate) fn bind_insert<B: Backend>(

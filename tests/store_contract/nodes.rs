@@ -448,13 +448,14 @@ pub async fn newest_candidates_are_the_scopes_newest_active_nodes_of_the_type(st
     );
 }
 
-/// Concurrent writes (which SQLite commits together, several in one transaction) are each
-/// written exactly once, and one that fails fails alone: here a write reusing another's id.
+/// Concurrent writes (which SQLite commits together, several in one transaction and up to
+/// sixteen in one call) are each written exactly once, and one that fails fails alone: here a
+/// write reusing another's id, placed among the later calls of the group.
 pub async fn concurrent_writes_are_each_written_once_and_a_failing_one_fails_alone(
     store: &dyn Store,
 ) {
-    // Arrange: twelve nodes, and a thirteenth with the id of the first.
-    let mut nodes: Vec<_> = (0..12)
+    // Arrange: forty nodes, and one more with the id of the first.
+    let mut nodes: Vec<_> = (0..40)
         .map(|i| {
             new_node(input(
                 &format!("Fact {i}"),
@@ -464,7 +465,7 @@ pub async fn concurrent_writes_are_each_written_once_and_a_failing_one_fails_alo
         .collect();
     let mut twin = new_node(input("Twin", "Reuses the id of fact 0"));
     twin.id = nodes[0].id;
-    nodes.insert(6, twin);
+    nodes.insert(30, twin);
 
     // Act
     let results = join_all(
@@ -493,7 +494,7 @@ pub async fn concurrent_writes_are_each_written_once_and_a_failing_one_fails_alo
     } else {
         "Fact 0".to_owned()
     };
-    let mut expected: Vec<_> = (1..12)
+    let mut expected: Vec<_> = (1..40)
         .map(|i| format!("Fact {i}"))
         .chain([first])
         .collect();

@@ -85,10 +85,10 @@ impl Backend for PgStore {
          where exists (select 1 from nodes where node_id = $2 for key share) \
            and exists (select 1 from nodes where node_id = $3 for key share)";
     const LOCK_NODE: &'static str = "select 1 from nodes where node_id = $1 for update";
-    const SHARE_NODES: &'static str =
-        "select node_id from nodes where node_id = any($1) order by node_id for key share";
-    const LOCK_NODES: &'static str =
-        "select node_id from nodes where node_id = any($1) order by node_id for update";
+    const SHARE_NODES: Option<&'static str> =
+        Some("select node_id from nodes where node_id = any($1) order by node_id for key share");
+    const LOCK_NODES: Option<&'static str> =
+        Some("select node_id from nodes where node_id = any($1) order by node_id for update");
     /// An update reads and writes the row without a concurrent writer between.
     const SELECT_NODE_LOCKED: &'static str = concat!(
         "select ",
