@@ -116,6 +116,7 @@ contract!(
         verdicts_counted_since_stay_when_a_resolution_is_reverted,
         a_policy_that_cannot_apply_after_an_earlier_one_leaves_its_conflict_pending,
         concurrent_writes_are_each_written_once_and_a_failing_one_fails_alone,
+        concurrent_writes_with_conflicts_queue_each_once_with_its_history_event_and_edge,
     ],
     db: [
         a_failure_at_any_step_of_any_strategy_rolls_everything_back_and_a_retry_succeeds,

@@ -237,9 +237,6 @@ pub trait Backend: Send + Sync + Sized + 'static {
     const CANDIDATES_NEWEST: &'static str;
     /// How `concord check` reads the JSON columns.
     const JSON: JsonSql;
-    /// Whether a write that is nothing but the insert of a node goes through
-    /// [`Self::insert_node_alone`] (SQLite) rather than a transaction of its own.
-    const INSERTS_ALONE: bool;
 
     fn pool(&self) -> &Pool<Self::Db>;
     /// How often a unit of work that lost a deadlock runs again (PostgreSQL only).
@@ -248,13 +245,23 @@ pub trait Backend: Send + Sync + Sized + 'static {
     fn health(&self) -> &super::WriteHealth;
     fn write(&self) -> impl Future<Output = StoreResult<Self::Tx>> + Send;
     fn commit(tx: Self::Tx) -> impl Future<Output = Result<(), sqlx::Error>> + Send;
-    /// Writes a node whose unit of work is nothing but its insert: `bind` binds its values
-    /// to `nodes::insert_node!()`. In this process's turn to write; not written when the
-    /// request's future is dropped before its transaction began.
-    fn insert_node_alone(
+    /// A node's write with the conflicts detection found, none of them to be resolved, as
+    /// one [`GroupedWrite`] returning the queued conflicts' rows (`conflicts::SELECT_ONE`):
+    /// where the backend groups writes (SQLite), else `None`.
+    fn grouped_node_write(
+        _node: &crate::domain::node::NewNode,
+        _tokens: &str,
+        _found: &[super::DetectedConflict],
+    ) -> Option<GroupedWrite<Self::Db>> {
+        None
+    }
+    /// Runs a write from [`Self::grouped_node_write`] in this process's turn to write, in a
+    /// transaction it may share with other writes; returns the rows its statements returned.
+    /// Not written when the request's future is dropped before its transaction began.
+    fn write_grouped(
         &self,
-        bind: BindInsert<Self::Db>,
-    ) -> impl Future<Output = StoreResult<()>> + Send;
+        write: GroupedWrite<Self::Db>,
+    ) -> impl Future<Output = StoreResult<Vec<Row<Self>>>> + Send;
     /// A connection for a short read on the write path; SQLite lends the writer's connection
     /// while no write holds it, since its page cache is current.
     fn reader(&self) -> impl Future<Output = StoreResult<Self::Reader>> + Send;
@@ -294,8 +301,17 @@ pub trait Backend: Send + Sync + Sized + 'static {
     }
 }
 
-/// Binds a node's values to its insert (see `Backend::insert_node_alone`).
-pub type BindInsert<D> = Box<dyn Fn(Q<D>) -> Q<D> + Send + Sync>;
+/// A unit of work sent to the database in one call, inside a transaction it may share with
+/// other writes (group commit, see `Backend::write_grouped`).
+pub struct GroupedWrite<D: Database> {
+    /// Statements with the parameters `$1..$params`, all bound by `bind`.
+    pub sql: Cow<'static, str>,
+    pub params: usize,
+    /// Whether a statement returns rows: such a write gets a call of its own, so that the
+    /// rows of a call are one write's.
+    pub returns_rows: bool,
+    pub bind: Box<dyn Fn(Q<D>) -> Q<D> + Send + Sync>,
+}
 
 /// A UUID: text on SQLite, `uuid` on PostgreSQL.
 #[derive(Debug, Clone, Copy)]

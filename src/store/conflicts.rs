@@ -15,7 +15,7 @@ use crate::domain::history::HistoryEntry;
 use crate::domain::time;
 use crate::store::*;
 
-const SELECT_ONE: &str = concat!(
+pub(crate) const SELECT_ONE: &str = concat!(
     "select ",
     conflict_columns!(),
     " from conflict_queue c \

@@ -32,13 +32,18 @@ pub async fn create<B: Backend>(
     // Tokenising and encoding happen before the write transaction starts.
     let tokens = index_tokens(&node.title, &node.body).join(" ");
     let embedding = node.embedding.as_deref().map(dn::embedding_to_bytes);
-    if B::INSERTS_ALONE && found.is_empty() && embedding.is_none() && !idempotency::keyed() {
-        // Nothing but the insert (and its triggers) belongs to this unit of work.
-        let (n, t) = (node.clone(), tokens.clone());
-        store
-            .insert_node_alone(Box::new(move |q| bind_insert::<B>(q, &n, &t, None)))
-            .await?;
-        return Ok((node.to_node(), Vec::new()));
+    let unresolved = found.iter().all(|h| h.resolve.is_none());
+    if unresolved
+        && embedding.is_none()
+        && !idempotency::keyed()
+        && let Some(write) = B::grouped_node_write(&node, &tokens, &found)
+    {
+        // The insert, each conflict's rows and their reading back, in one call.
+        let rows = store.write_grouped(write).await?;
+        let queued = rows::conflicts::<B::Db>(&rows)?;
+        let mut created = node.to_node();
+        created.conflict_ids = queued.iter().map(|c| c.id).collect();
+        return Ok((created, queued));
     }
     let mut tx = store.write().await?;
     if let Some(e) = &node.embedding {

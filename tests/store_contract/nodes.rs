@@ -2,8 +2,11 @@
 
 use concord::domain::cursor::Cursor;
 
-use concord::domain::node::{NodeInput, NodePatch, NodeState, PatchInput};
-use concord::store::{NodeQuery, Store, StoreError};
+use concord::domain::conflict::{ConflictFilter, Status};
+use concord::domain::edge::{CONTRADICTS, Edge};
+use concord::domain::history::HistoryKind;
+use concord::domain::node::{NewNode, NodeInput, NodePatch, NodeState, PatchInput};
+use concord::store::{DetectedConflict, NodeQuery, Store, StoreError};
 use uuid::Uuid;
 
 use super::support::*;
@@ -500,4 +503,143 @@ pub async fn concurrent_writes_are_each_written_once_and_a_failing_one_fails_alo
         .collect();
     expected.sort();
     assert_eq!(titles, expected, "every other write is stored once");
+}
+
+/// A detected conflict of `new` with `old`, for no policy to resolve.
+fn detected(old: Uuid, new: &NewNode) -> DetectedConflict {
+    DetectedConflict {
+        conflict: new_conflict(old, Some(new.id), None),
+        edge: Edge::system(new.id, old, CONTRADICTS, 0.8),
+        resolve: None,
+    }
+}
+
+pub async fn concurrent_writes_with_conflicts_queue_each_once_with_its_history_event_and_edge(
+    store: &dyn Store,
+) {
+    // Arrange: two active old nodes and an archived one; writes with and without conflicts,
+    // one with two, one against the archived node, and one that fails (it reuses an id).
+    let port = node(store, "Port", "The port is 8080").await;
+    let owner = node(store, "Owner", "The owner is Ana").await;
+    let retired = node(store, "Region", "The region is eu-west-1").await;
+    let archive = NodePatch {
+        state: Some(NodeState::Archived),
+        ..Default::default()
+    };
+    store.update_node(retired.id, archive).await.unwrap();
+    let events_before = store.events_after(0, 1000).await.unwrap().len();
+    let mut writes = Vec::new();
+    for i in 0..12 {
+        let new = new_node(input("Port", &format!("The port is {}", 9000 + i)));
+        let found = if i % 2 == 0 {
+            vec![detected(port.id, &new)]
+        } else {
+            Vec::new()
+        };
+        writes.push((new, found));
+    }
+    let both = new_node(input("Port owner", "Port 9999 is owned by Bo"));
+    let both_found = vec![detected(port.id, &both), detected(owner.id, &both)];
+    writes.push((both.clone(), both_found.clone()));
+    let late = new_node(input("Region", "The region is us-east-2"));
+    writes.push((late.clone(), vec![detected(retired.id, &late)]));
+    let mut twin = new_node(input("Owner", "The owner is Cy"));
+    twin.id = both.id;
+    let twin_found = vec![detected(owner.id, &twin)];
+    writes.insert(5, (twin, twin_found.clone()));
+
+    // Act
+    let results = join_all(
+        writes
+            .into_iter()
+            .map(|(n, found)| store.create_node(n, found))
+            .collect(),
+    )
+    .await;
+
+    // Assert: only the twin (or the write it raced, whichever came second) failed, alone.
+    let failed: Vec<_> = results.iter().filter(|r| r.is_err()).collect();
+    assert_eq!(
+        failed.len(),
+        1,
+        "only one of the two writes with one id fails"
+    );
+    let written: Vec<_> = results.into_iter().filter_map(Result::ok).collect();
+    let both_won = written.iter().any(|(n, _)| n.title == "Port owner");
+    let port_conflicts = if both_won { 7 } else { 6 };
+    let owner_conflicts = 1;
+    for (created, queued) in &written {
+        let ids: Vec<Uuid> = queued.iter().map(|c| c.id).collect();
+        assert_eq!(
+            created.conflict_ids, ids,
+            "{} shows its queued conflicts",
+            created.title
+        );
+        for c in queued {
+            assert_eq!(c.status, Status::Pending);
+            assert_eq!(c.new_node_id, Some(created.id));
+            assert_eq!(c.new_node.as_ref().map(|n| n.id), Some(created.id));
+            assert_eq!(c.old_node.as_ref().map(|n| n.id), c.old_node_id);
+            let history = store.conflict_history(c.id).await.unwrap();
+            assert_eq!(history.len(), 1);
+            assert_eq!(history[0].kind, HistoryKind::Queued);
+            let edges = edges_of(store, created.id, CONTRADICTS).await;
+            assert!(
+                edges.iter().any(|e| Some(e.target_id) == c.old_node_id),
+                "{} contradicts its old node",
+                created.title
+            );
+        }
+    }
+    if both_won {
+        let (_, queued) = written
+            .iter()
+            .find(|(n, _)| n.title == "Port owner")
+            .unwrap();
+        let olds: Vec<_> = queued.iter().map(|c| c.old_node_id).collect();
+        assert_eq!(olds, [Some(port.id), Some(owner.id)], "in the order found");
+    } else {
+        let (_, queued) = written.iter().find(|(n, _)| n.title == "Owner").unwrap();
+        assert_eq!(queued.len(), 1);
+    }
+    let (_, late_queued) = written.iter().find(|(n, _)| n.title == "Region").unwrap();
+    assert!(
+        late_queued.is_empty(),
+        "an archived old node is not contradicted"
+    );
+    let (all, _) = store
+        .list_conflicts(ConflictFilter {
+            status: Some(Status::Pending),
+            limit: 100,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let pending = |old: Uuid| {
+        all.items
+            .iter()
+            .filter(|c| c.old_node_id == Some(old))
+            .count()
+    };
+    assert_eq!(pending(port.id), port_conflicts);
+    assert_eq!(pending(owner.id), owner_conflicts);
+    assert_eq!(pending(retired.id), 0);
+    let events = store.events_after(0, 1000).await.unwrap();
+    assert_eq!(
+        events.len() - events_before,
+        port_conflicts + owner_conflicts,
+        "one event per queued conflict"
+    );
+    // The write that lost wrote none of its conflicts.
+    let lost = if both_won { twin_found } else { both_found };
+    for hit in lost {
+        assert!(matches!(
+            store.get_conflict(hit.conflict.id).await,
+            Err(StoreError::NotFound("conflict"))
+        ));
+    }
+    assert!(
+        store.check().await.unwrap().is_empty(),
+        "no invariant is broken"
+    );
 }

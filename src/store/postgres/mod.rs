@@ -15,7 +15,7 @@ use sqlx::postgres::{PgPoolOptions, PgRow};
 use sqlx::{PgConnection, PgPool, Postgres, Row as _, Transaction};
 use uuid::Uuid;
 
-use super::backend::{Backend, BindInsert, Id, QueryExt};
+use super::backend::{Backend, GroupedWrite, Id, QueryExt};
 use super::check::JsonSql;
 use super::notify::Notifier;
 use super::sql::{candidates_by_labels, candidates_newest, node_columns};
@@ -107,7 +107,6 @@ impl Backend for PgStore {
     const CANDIDATES_BY_LABELS: &'static str =
         candidates_by_labels!("label = any($1)", search::remembered!());
     const CANDIDATES_NEWEST: &'static str = candidates_newest!(search::remembered!());
-    const INSERTS_ALONE: bool = false;
     const JSON: JsonSql = search::JSON;
 
     fn pool(&self) -> &PgPool {
@@ -134,15 +133,10 @@ impl Backend for PgStore {
         Ok(self.pool.acquire().await?)
     }
 
-    /// Not used ([`Backend::INSERTS_ALONE`] is false: PostgreSQL takes one statement per
-    /// call with bound parameters); inserts in a transaction all the same.
-    async fn insert_node_alone(&self, bind: BindInsert<Postgres>) -> StoreResult<()> {
-        let mut tx = self.pool.begin().await?;
-        bind(sqlx::query(super::nodes::insert_node!()))
-            .run(&mut tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
+    /// Not used: [`Backend::grouped_node_write`] makes no grouped writes here (PostgreSQL
+    /// takes one statement per call with bound parameters, and writers need no turn).
+    async fn write_grouped(&self, _: GroupedWrite<Postgres>) -> StoreResult<Vec<PgRow>> {
+        Err(StoreError::Corrupt("grouped writes are SQLite's".into()))
     }
 
     /// Locks the conflict's nodes in id order, then the conflict row: the lock order of every

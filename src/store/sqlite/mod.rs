@@ -5,6 +5,7 @@
 //! read, and lists of nodes are not locked at all. Full-text search is an FTS5 table (`search.rs`); waiters are woken in
 //! process, since one process serves one database file.
 
+mod grouped;
 mod search;
 
 use std::str::FromStr;
@@ -19,11 +20,12 @@ use sqlx::{AssertSqlSafe, Sqlite, SqliteConnection, SqlitePool};
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
-use super::backend::{Backend, BindInsert, QueryExt};
+use super::backend::{Backend, GroupedWrite, QueryExt};
 use super::check::JsonSql;
 use super::notify::Notifier;
 use super::sql::{candidates_by_labels, candidates_newest};
-use super::{CandidateQuery, StoreError, StoreResult, Violation, WriteHealth};
+use super::{CandidateQuery, DetectedConflict, StoreError, StoreResult, Violation, WriteHealth};
+use crate::domain::node::NewNode;
 
 /// How a commit reaches the disk (`PRAGMA synchronous` in WAL mode).
 ///
@@ -57,7 +59,7 @@ pub struct SqliteStore {
     /// Whether the writer keeps its connection between writes: only where the pool has
     /// others left for reads.
     keep_writer: bool,
-    /// Inserts waiting for the writer's turn (group commit).
+    /// Writes waiting for the writer's turn (group commit).
     queue: Mutex<Vec<Queued>>,
     queued_ids: AtomicU64,
     health: WriteHealth,
@@ -274,93 +276,69 @@ async fn stable_plans(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
-/// A node's insert between its own transaction's begin and commit, sent as one call: SQLite
-/// takes several statements with bound parameters in one call.
-const ALONE: &str = concat!(
-    "begin immediate; ",
-    super::nodes::insert_node!(),
-    "; commit"
-);
+/// Writes without rows sent to SQLite in one call by a batch: a batch of up to this many (as
+/// many as writers were waiting) costs one round trip to the connection's thread instead of
+/// one per write, and every size is a statement SQLite prepares once and keeps.
+const WRITES_PER_CALL: usize = 16;
 
-/// Inserts sent to SQLite in one call by a batch: a batch of up to this many (as many as
-/// writers were waiting) costs one round trip to the connection's thread instead of one per
-/// statement, and every size is a statement SQLite prepares once and keeps.
-const INSERTS_PER_CALL: usize = 16;
-
-/// `n` inserts in one call, each with its own parameters (`$1..$14` of the first, `$15..$28`
-/// of the second, …, as the binds of each write follow those of the one before), after
-/// `begin immediate` when `begin`, and before `commit` when `commit`.
-fn batch_call(n: usize, begin: bool, commit: bool) -> String {
-    let mut sql = String::from(if begin { "begin immediate; " } else { "" });
-    for i in 0..n {
-        sql.push_str(&shift_params(
-            super::nodes::insert_node!(),
-            i * super::nodes::INSERT_NODE_PARAMS,
-        ));
-        sql.push_str("; ");
-    }
-    if commit {
-        sql.push_str("commit");
-    }
-    sql
-}
-
-/// `sql` with every numbered parameter `$k` renamed `$(k + by)`.
-fn shift_params(sql: &str, by: usize) -> String {
-    let mut out = String::with_capacity(sql.len() + 16);
-    let mut rest = sql;
-    while let Some(at) = rest.find('$') {
-        out.push_str(&rest[..=at]);
-        rest = &rest[at + 1..];
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        let k: usize = rest[..digits].parse().expect("a numbered parameter");
-        out.push_str(&(k + by).to_string());
-        rest = &rest[digits..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The outcome of a queued insert whose writer went away without answering (it panicked, or
+/// The outcome of a queued write whose writer went away without answering (it panicked, or
 /// the runtime is shutting down): whether it was written is unknown, as after a lost reply.
 fn writer_gone() -> StoreError {
     StoreError::Unavailable(sqlx::Error::WorkerCrashed)
 }
 
-/// An insert waiting for the writer's turn, and where its outcome goes.
+type Rows = Vec<SqliteRow>;
+
+/// A write waiting for the writer's turn, and where its outcome goes.
 struct Queued {
     id: u64,
-    bind: BindInsert<Sqlite>,
-    done: oneshot::Sender<StoreResult<()>>,
+    write: GroupedWrite<Sqlite>,
+    done: oneshot::Sender<StoreResult<Rows>>,
 }
 
-/// Writes a batch of queued inserts in one transaction. When it fails, each insert is written
-/// alone, so that one bad write fails only itself and none is half written. An insert whose
-/// request was dropped (a deadline) before its statement ran is not written.
+/// How a batch's writes are split into calls: writes without rows together, up to
+/// [`WRITES_PER_CALL`] a call; a write with rows alone, so that a call's rows are its own.
+fn calls(returns_rows: &[bool]) -> Vec<Vec<usize>> {
+    let (with_rows, plain): (Vec<usize>, Vec<usize>) =
+        (0..returns_rows.len()).partition(|&i| returns_rows[i]);
+    let mut calls: Vec<Vec<usize>> = plain.chunks(WRITES_PER_CALL).map(<[_]>::to_vec).collect();
+    calls.extend(with_rows.into_iter().map(|i| vec![i]));
+    calls
+}
+
+/// Writes a batch of queued writes in one transaction. When it fails, each write is written
+/// alone, so that one bad write fails only itself and none is half written. A write whose
+/// request was dropped (a deadline) before its statements ran is not written.
 async fn write_batch(mut turn: Turn, batch: Vec<Queued>, pool: SqlitePool, keep: bool) {
     let Some(mut conn) = turn.take() else {
         return;
     };
     let live = |q: &Queued| !q.done.is_closed();
+    // With the writer's turn: a request that gave up while it was awaited is left out.
+    let batch: Vec<Queued> = batch.into_iter().filter(live).collect();
     let together = async {
-        // With the writer's turn: a request that gave up while it was awaited is left out.
-        let writes: Vec<&Queued> = batch.iter().filter(|q| live(q)).collect();
-        let calls: Vec<&[&Queued]> = writes.chunks(INSERTS_PER_CALL).collect();
+        let returns_rows: Vec<bool> = batch.iter().map(|q| q.write.returns_rows).collect();
+        let calls = calls(&returns_rows);
+        let mut rows: Vec<Rows> = batch.iter().map(|_| Vec::new()).collect();
         for (i, call) in calls.iter().enumerate() {
-            let sql = batch_call(call.len(), i == 0, i + 1 == calls.len());
+            let these: Vec<&GroupedWrite<Sqlite>> = call.iter().map(|&w| &batch[w].write).collect();
+            let sql = grouped::call_sql(&these, i == 0, i + 1 == calls.len());
             let mut query = sqlx::query(AssertSqlSafe(sql));
-            for q in *call {
-                query = (q.bind)(query);
+            for w in &these {
+                query = (w.bind)(query);
             }
-            query.run(&mut conn).await?;
+            let returned = query.all(&mut conn).await?;
+            if let [only] = call.as_slice() {
+                rows[*only] = returned;
+            }
         }
-        Ok::<_, StoreError>(())
+        Ok::<_, StoreError>(rows)
     }
     .await;
     let mut conn = match together {
-        Ok(()) => {
-            for q in batch {
-                let _ = q.done.send(Ok(()));
+        Ok(rows) => {
+            for (q, rows) in batch.into_iter().zip(rows) {
+                let _ = q.done.send(Ok(rows));
             }
             Some(conn)
         }
@@ -368,7 +346,7 @@ async fn write_batch(mut turn: Turn, batch: Vec<Queued>, pool: SqlitePool, keep:
             tracing::debug!(error = %e, "a grouped write failed; writing each alone");
             let mut conn = roll_back(conn).await;
             for q in batch.into_iter().filter(live) {
-                let outcome = write_one(&mut conn, &pool, &q).await;
+                let outcome = write_one(&mut conn, &pool, &q.write).await;
                 let _ = q.done.send(outcome);
             }
             conn
@@ -379,23 +357,26 @@ async fn write_batch(mut turn: Turn, batch: Vec<Queued>, pool: SqlitePool, keep:
     }
 }
 
-/// One queued insert in its own transaction, on `conn` (or a fresh connection when the last
-/// one had to be closed).
+/// One write in its own transaction, on `conn` (or a fresh connection when the last one had
+/// to be closed).
 async fn write_one(
     conn: &mut Option<PoolConnection<Sqlite>>,
     pool: &SqlitePool,
-    q: &Queued,
-) -> StoreResult<()> {
+    write: &GroupedWrite<Sqlite>,
+) -> StoreResult<Rows> {
     let mut c = match conn.take() {
         Some(c) => c,
         None => pool.acquire().await?,
     };
-    let outcome = (q.bind)(sqlx::query(ALONE)).run(&mut c).await;
+    let sql = grouped::call_sql(&[write], true, true);
+    let outcome = (write.bind)(sqlx::query(AssertSqlSafe(sql)))
+        .all(&mut c)
+        .await;
     *conn = match outcome {
         Ok(_) => Some(c),
         Err(_) => roll_back(c).await,
     };
-    outcome.map(|_| ())
+    outcome
 }
 
 impl Backend for SqliteStore {
@@ -436,7 +417,6 @@ impl Backend for SqliteStore {
     );
     const CANDIDATES_NEWEST: &'static str = candidates_newest!(search::remembered!());
     const JSON: JsonSql = search::JSON;
-    const INSERTS_ALONE: bool = true;
 
     fn pool(&self) -> &SqlitePool {
         &self.pool
@@ -468,22 +448,31 @@ impl Backend for SqliteStore {
         tx.commit().await
     }
 
-    /// Group commit: the insert joins the queue of waiting inserts, and whoever gets the
+    fn grouped_node_write(
+        node: &NewNode,
+        tokens: &str,
+        found: &[DetectedConflict],
+    ) -> Option<GroupedWrite<Sqlite>> {
+        Some(grouped::node_write(node, tokens, found))
+    }
+
+    /// Group commit: the write joins the queue of waiting writes, and whoever gets the
     /// writer's turn writes the whole queue in one transaction (one commit, one sync of the
-    /// WAL) instead of one each. A write that is alone goes as one call (see [`ALONE`]).
-    async fn insert_node_alone(&self, bind: BindInsert<Sqlite>) -> StoreResult<()> {
+    /// WAL) instead of one each. A write that is alone goes as one call, from its `begin` to
+    /// its `commit`.
+    async fn write_grouped(&self, write: GroupedWrite<Sqlite>) -> StoreResult<Rows> {
         let id = self.queued_ids.fetch_add(1, Ordering::Relaxed);
         let (done, outcome) = oneshot::channel();
         self.queue
             .lock()
-            .expect("insert queue")
-            .push(Queued { id, bind, done });
+            .expect("write queue")
+            .push(Queued { id, write, done });
         let turn = match self.turn().await {
             Ok(turn) => turn,
             Err(e) => {
                 // Not written if still queued; else another writer has it and answers.
                 let withdrawn = {
-                    let mut queue = self.queue.lock().expect("insert queue");
+                    let mut queue = self.queue.lock().expect("write queue");
                     let at = queue.iter().position(|q| q.id == id);
                     at.map(|i| queue.remove(i)).is_some()
                 };
@@ -493,22 +482,23 @@ impl Backend for SqliteStore {
                 return outcome.await.unwrap_or_else(|_| Err(writer_gone()));
             }
         };
-        let batch = std::mem::take(&mut *self.queue.lock().expect("insert queue"));
+        let batch = std::mem::take(&mut *self.queue.lock().expect("write queue"));
         match batch.as_slice() {
             [] => drop(turn),
             [only] if only.id == id => {
-                // Alone: begin, insert and commit in one call; dropped before the last
-                // statement ran, `tx` rolls back what did (SQLite stops running a call's
-                // statements once nobody takes their results).
+                // Alone: dropped before its last statement ran, `tx` rolls back what did
+                // (SQLite stops running a call's statements once nobody takes their results).
                 let mut tx = WriteTx {
                     turn: Some(turn),
                     keep: self.keep_writer,
                 };
-                (only.bind)(sqlx::query(ALONE))
-                    .run(&mut **tx.conn())
+                let w = &only.write;
+                let sql = grouped::call_sql(&[w], true, true);
+                let rows = (w.bind)(sqlx::query(AssertSqlSafe(sql)))
+                    .all(&mut **tx.conn())
                     .await?;
                 tx.done();
-                return Ok(());
+                return Ok(rows);
             }
             // Others wait on this batch: it runs to its end even if this request is dropped.
             _ => drop(tokio::spawn(write_batch(
@@ -574,29 +564,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_batch_call_numbers_each_insert_after_the_one_before() {
-        assert_eq!(
-            shift_params("values ($1, $2, $11, $11)", 14),
-            "values ($15, $16, $25, $25)"
-        );
-        let sql = batch_call(2, true, true);
-        assert!(sql.starts_with("begin immediate; insert into nodes"));
-        assert!(sql.ends_with("; commit"));
-        assert!(sql.contains("$28)") && !sql.contains("$29"));
-        let middle = batch_call(1, false, false);
-        assert!(middle.starts_with("insert into nodes") && !middle.contains("commit"));
-    }
-
-    #[test]
-    fn the_insert_takes_as_many_parameters_as_a_batch_shifts_by() {
-        let sql = crate::store::nodes::insert_node!();
-        let highest = sql
-            .split('$')
-            .skip(1)
-            .map(|p| p.bytes().take_while(u8::is_ascii_digit).count())
-            .zip(sql.split('$').skip(1))
-            .map(|(n, p)| p[..n].parse::<usize>().unwrap())
-            .max();
-        assert_eq!(highest, Some(crate::store::nodes::INSERT_NODE_PARAMS));
+    fn a_batch_sends_writes_without_rows_together_and_each_with_rows_alone() {
+        let mut flags = vec![false; 20];
+        flags[3] = true;
+        flags[7] = true;
+        let calls = calls(&flags);
+        let plain: Vec<usize> = (0..20).filter(|i| ![3, 7].contains(i)).collect();
+        assert_eq!(calls.len(), 4);
+        assert_eq!(calls[0], plain[..WRITES_PER_CALL]);
+        assert_eq!(calls[1], plain[WRITES_PER_CALL..]);
+        assert_eq!(calls[2..], [vec![3], vec![7]]);
+        assert_eq!(super::calls(&[true]), [vec![0]]);
+        assert!(super::calls(&[]).is_empty());
     }
 }
