@@ -83,11 +83,11 @@ pub struct Settings {
     /// Cosine band of the vector tier, `low,high`.
     #[arg(long, env = "CONCORD_COSINE_BAND", default_value = "0.30,0.95", value_parser = parse_band)]
     pub cosine_band: (f64, f64),
-    /// Stored memories whose detection analysis (tokens, values, overlap units) is kept in
-    /// memory, so a write judges its candidates without re-reading their text; the oldest
-    /// go first, and 0 keeps none.
-    #[arg(long, env = "CONCORD_ANALYSIS_CACHE", default_value_t = 20_000)]
-    pub analysis_cache: usize,
+    /// MiB of stored memories' detection analyses (tokens, values, overlap units) kept in
+    /// memory, so a write judges its candidates without analysing their text again; the
+    /// oldest go first, and 0 keeps none.
+    #[arg(long, env = "CONCORD_ANALYSIS_CACHE_MIB", default_value_t = 48)]
+    pub analysis_cache_mib: usize,
     #[command(flatten)]
     pub llm: LlmArgs,
     /// Resolution policies, a TOML or JSON file (README, "Resolution policies"): rules that
@@ -249,7 +249,7 @@ impl Settings {
             sensitivity: Sensitivity::Balanced,
             min_overlap: 0.3,
             cosine_band: (0.30, 0.95),
-            analysis_cache: 20_000,
+            analysis_cache_mib: 48,
             llm: LlmArgs::default(),
             policies: None,
             policies_dry_run: false,

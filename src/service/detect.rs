@@ -19,7 +19,7 @@ use crate::domain::node::{NewNode, Node};
 use crate::domain::recommend::{self, Side};
 use crate::domain::time::{self, Timestamp};
 use crate::service::llm::{LlmClient, LlmError, Pair};
-use crate::service::memo::Memo;
+use crate::service::memo::{Memo, Weigh};
 use crate::service::policy::Policies;
 use crate::store::{Candidate, CandidateQuery, DetectedConflict, SourceStats, Store, StoreResult};
 
@@ -132,7 +132,7 @@ impl Detector {
             },
             llm: llm.map(Arc::new),
             policies: Policies::from_settings(settings),
-            analyses: Memo::new(settings.analysis_cache),
+            analyses: Memo::new(settings.analysis_cache_mib << 20),
         }
     }
 
@@ -466,5 +466,11 @@ impl Detector {
                 (f, r)
             })
             .collect())
+    }
+}
+
+impl Weigh for Analysis {
+    fn weight(&self) -> usize {
+        self.heap_bytes()
     }
 }

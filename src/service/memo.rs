@@ -2,33 +2,49 @@
 //! memory's analysis here), keyed by row id and checked against a fingerprint of the row's
 //! text on every read. The fingerprint makes it correct without invalidation: a row edited
 //! here, by a resolution, or by another instance on the same PostgreSQL database comes back
-//! from the store with other text, misses, and is derived again. The bound keeps memory flat
-//! however large the store grows; the oldest entries go first.
+//! from the store with other text, misses, and is derived again. The bound, in bytes, keeps
+//! memory flat however large the store grows and however long its memories are; the oldest
+//! entries go first.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use uuid::Uuid;
 
+/// What a kept value costs, in bytes (its heap included).
+pub trait Weigh {
+    fn weight(&self) -> usize;
+}
+
 pub struct Memo<T> {
-    capacity: usize,
+    /// The most bytes kept, as the values weigh themselves.
+    budget: usize,
     inner: Mutex<Entries<T>>,
 }
 
 struct Entries<T> {
-    by_id: HashMap<Uuid, (u64, Arc<T>)>,
+    by_id: HashMap<Uuid, Entry<T>>,
     /// Ids in insertion order, each once, for eviction.
     order: VecDeque<Uuid>,
+    /// What the kept values weigh together.
+    weight: usize,
 }
 
-impl<T> Memo<T> {
-    /// A memo of at most `capacity` entries; 0 keeps nothing.
-    pub fn new(capacity: usize) -> Self {
+struct Entry<T> {
+    fingerprint: u64,
+    value: Arc<T>,
+    weight: usize,
+}
+
+impl<T: Weigh> Memo<T> {
+    /// A memo of at most `budget` bytes; 0 keeps nothing.
+    pub fn new(budget: usize) -> Self {
         Self {
-            capacity,
+            budget,
             inner: Mutex::new(Entries {
                 by_id: HashMap::new(),
                 order: VecDeque::new(),
+                weight: 0,
             }),
         }
     }
@@ -48,28 +64,47 @@ impl<T> Memo<T> {
     fn get(&self, id: Uuid, fingerprint: u64) -> Option<Arc<T>> {
         let entries = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         match entries.by_id.get(&id) {
-            Some((f, v)) if *f == fingerprint => Some(Arc::clone(v)),
+            Some(e) if e.fingerprint == fingerprint => Some(Arc::clone(&e.value)),
             _ => None,
         }
     }
 
-    /// Keeps `value`, derived from text with this `fingerprint`, for `id`.
+    /// Keeps `value`, derived from text with this `fingerprint`, for `id`; a value heavier
+    /// than the whole budget is not kept.
     pub fn put(&self, id: Uuid, fingerprint: u64, value: Arc<T>) {
-        if self.capacity == 0 {
+        let weight = value.weight();
+        if weight > self.budget {
             return;
         }
-        // Every critical section leaves the map and the order consistent, so a poisoned lock
-        // (a panic elsewhere while holding it) still guards valid entries.
+        // Every critical section leaves the map, the order and the weight consistent, so a
+        // poisoned lock (a panic elsewhere while holding it) still guards valid entries.
         let mut entries = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        if entries.by_id.insert(id, (fingerprint, value)).is_none() {
-            entries.order.push_back(id);
+        let entry = Entry {
+            fingerprint,
+            value,
+            weight,
+        };
+        match entries.by_id.insert(id, entry) {
+            Some(replaced) => entries.weight -= replaced.weight,
+            None => entries.order.push_back(id),
         }
-        while entries.by_id.len() > self.capacity {
+        entries.weight += weight;
+        while entries.weight > self.budget {
             let Some(oldest) = entries.order.pop_front() else {
                 break;
             };
-            entries.by_id.remove(&oldest);
+            if let Some(gone) = entries.by_id.remove(&oldest) {
+                entries.weight -= gone.weight;
+            }
         }
+    }
+
+    /// What the kept values weigh together, in bytes.
+    pub fn weight(&self) -> usize {
+        self.inner
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .weight
     }
 
     /// Entries kept now.
@@ -96,9 +131,26 @@ mod tests {
         Uuid::from_u128(n)
     }
 
+    /// Numbers weigh one byte; text its length.
+    impl Weigh for i32 {
+        fn weight(&self) -> usize {
+            1
+        }
+    }
+    impl Weigh for u128 {
+        fn weight(&self) -> usize {
+            1
+        }
+    }
+    impl Weigh for &str {
+        fn weight(&self) -> usize {
+            self.len()
+        }
+    }
+
     #[test]
     fn a_value_is_derived_once_while_its_text_is_unchanged() {
-        let memo = Memo::new(4);
+        let memo = Memo::new(64);
         let calls = Cell::new(0);
         let derive = || {
             calls.set(calls.get() + 1);
@@ -112,16 +164,38 @@ mod tests {
 
     #[test]
     fn changed_text_is_derived_again_and_replaces_the_entry() {
-        let memo = Memo::new(4);
+        let memo = Memo::new(64);
         memo.get_or_derive(id(1), 7, || "old");
-        let edited = memo.get_or_derive(id(1), 8, || "new");
-        assert_eq!(*edited, "new");
-        assert_eq!(*memo.get_or_derive(id(1), 8, || "again"), "new");
+        let edited = memo.get_or_derive(id(1), 8, || "newer");
+        assert_eq!(*edited, "newer");
+        assert_eq!(*memo.get_or_derive(id(1), 8, || "again"), "newer");
         assert_eq!(memo.len(), 1);
+        assert_eq!(memo.weight(), 5, "the replaced value no longer counts");
     }
 
     #[test]
-    fn the_oldest_entries_go_first_beyond_the_capacity() {
+    fn the_budget_is_in_bytes_and_a_value_heavier_than_it_is_not_kept() {
+        let memo = Memo::new(10);
+        for (n, text) in [(1, "four"), (2, "five5"), (3, "six666")] {
+            memo.get_or_derive(id(n), 0, || text);
+        }
+        assert_eq!(
+            memo.len(),
+            1,
+            "5 + 6 bytes exceed 10: only the newest stays"
+        );
+        assert_eq!(memo.weight(), 6);
+        memo.get_or_derive(id(4), 0, || "eleven bytes");
+        assert_eq!(
+            memo.len(),
+            1,
+            "a value heavier than the budget evicts nothing"
+        );
+        assert_eq!(*memo.get_or_derive(id(3), 0, || "again!"), "six666");
+    }
+
+    #[test]
+    fn the_oldest_entries_go_first_beyond_the_budget() {
         let memo = Memo::new(2);
         for n in 1..=3 {
             memo.get_or_derive(id(n), 0, || n);
@@ -143,7 +217,7 @@ mod tests {
     }
 
     #[test]
-    fn capacity_zero_keeps_nothing() {
+    fn a_budget_of_zero_keeps_nothing() {
         let memo = Memo::new(0);
         memo.get_or_derive(id(1), 0, || 1);
         assert!(memo.is_empty());

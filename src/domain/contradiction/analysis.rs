@@ -26,6 +26,46 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// About how many bytes this analysis holds, its heap included: what the analysis cache
+    /// is bounded by. An estimate (malloc's own overhead per allocation is taken as 16
+    /// bytes), but one that grows with the text, so a long memory costs what it holds.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        const ALLOC: usize = 16;
+        let string = |s: &str| s.len() + ALLOC;
+        let set = |s: &std::collections::HashSet<String>| {
+            s.iter()
+                .map(|x| string(x) + size_of::<String>() + 8)
+                .sum::<usize>()
+        };
+        let side = &self.side;
+        let tokens: usize = side
+            .tokens
+            .iter()
+            .map(|t| string(&t.norm) + string(&t.stem))
+            .sum();
+        let values: usize = side.values.iter().map(|v| string(&v.version)).sum();
+        let keys: usize = side.value_keys.iter().map(|k| k.heap_bytes()).sum();
+        let units: usize = self.units.0.iter().map(|(_, u)| string(u)).sum();
+        size_of::<Self>()
+            + side.text.capacity()
+            + side.tokens.capacity() * size_of::<Token>()
+            + tokens
+            + side.values.capacity() * size_of::<super::values::Value>()
+            + values
+            + side.stem_keys.capacity() * size_of::<u64>()
+            + side.value_keys.capacity() * size_of::<super::numeric::Key>()
+            + keys
+            + side.phrase_starts.capacity() * size_of::<(usize, &str)>()
+            + set(&side.environments)
+            + set(&side.identifiers)
+            + self.units.0.capacity() * size_of::<(u64, Box<str>)>()
+            + units
+            + self.statements.heap_bytes()
+            + self.own_title.as_deref().map_or(0, string)
+            + 8 * ALLOC
+    }
+
     pub fn of(m: &Memory) -> Self {
         let text = memory_text(m);
         let side = Side::of(text.text);
@@ -138,6 +178,20 @@ impl Units {
 mod tests {
     use super::*;
     use crate::verdicts::memory;
+
+    #[test]
+    fn an_analysis_weighs_more_than_its_text_and_grows_with_it() {
+        let sentence = "The billing service listens on port 8080 since the March release. ";
+        let short = Analysis::of(&memory("Billing port", sentence));
+        let long = Analysis::of(&memory("Billing port", &sentence.repeat(20)));
+        let (s, l) = (short.heap_bytes(), long.heap_bytes());
+        eprintln!("one sentence: {s} bytes; twenty: {l} bytes");
+        assert!(
+            s > sentence.len() * 4,
+            "tokens, stems and units weigh more than the text"
+        );
+        assert!(l > s * 10, "twenty sentences weigh about twenty times one");
+    }
 
     #[test]
     fn overlap_is_the_jaccard_of_the_overlap_units() {

@@ -103,6 +103,17 @@ pub struct Key {
     after: HashSet<String>,
 }
 
+impl Key {
+    /// About the bytes the key holds on the heap (see `Analysis::heap_bytes`).
+    pub fn heap_bytes(&self) -> usize {
+        let words = |s: &HashSet<String>| {
+            s.capacity() * (std::mem::size_of::<String>() + 8)
+                + s.iter().map(|w| w.len() + 16).sum::<usize>()
+        };
+        words(&self.before) + words(&self.after)
+    }
+}
+
 /// The key of every value of a side, in order; kept on the side.
 pub(super) fn keys(side: &Side) -> Vec<Key> {
     side.values.iter().map(|v| key(side, v)).collect()

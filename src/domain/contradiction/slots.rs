@@ -265,6 +265,11 @@ impl Statements {
     pub fn of(ts: &[Token], text: &str) -> Self {
         Self(statements(ts, text))
     }
+
+    /// The bytes the statements hold on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        self.0.capacity() * std::mem::size_of::<Statement>()
+    }
 }
 
 /// A text's tokens with the statements found in them.
