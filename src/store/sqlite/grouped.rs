@@ -101,7 +101,7 @@ fn node_write_sql(conflicts: usize) -> Cow<'static, str> {
     Cow::Owned(sql)
 }
 
-/// `calls` writes in one call, each with its own parameters (`$1..$14` of the first, `$15..`
+/// `writes` in one call, each with its own parameters (`$1..$14` of the first, `$15..`
 /// of the second, …, as the binds of each write follow those of the one before), after
 /// `begin immediate` when `begin`, and before `commit` when `commit`.
 pub fn call_sql(writes: &[&GroupedWrite<Sqlite>], begin: bool, commit: bool) -> String {
