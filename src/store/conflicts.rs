@@ -5,7 +5,7 @@
 use sqlx::types::Json;
 use uuid::Uuid;
 
-use super::backend::{Backend, Cols, Conn, Id, Ids, QueryExt, Ts};
+use super::backend::{Backend, Cols, Conn, Id, Ids, Q, QueryExt, Sql, Ts};
 use super::sql::conflict_columns;
 use super::{edges, history, rows};
 use crate::domain::FieldError;
@@ -33,17 +33,7 @@ async fn insert<B: Backend>(conn: &mut Conn<B>, c: &NewConflict) -> StoreResult<
         .collect();
     share_nodes::<B>(conn, sides).await?;
     B::serialize_events(conn).await?;
-    let row = B::query(B::INSERT_CONFLICT)
-        .arg(Id(c.id))
-        .arg(Id(c.old_node_id))
-        .arg(c.new_node_id.map(Id))
-        .arg(&c.new_content)
-        .arg(c.new_key())
-        .arg(&c.conflict_type)
-        .arg(Json(&c.detection))
-        .arg(Json(&c.recommendation))
-        .arg(&c.note)
-        .arg(Ts(c.created_at))
+    let row = bind::<B::Db>(B::query(B::INSERT_CONFLICT), c)
         .optional(conn)
         .await?;
     match row {
@@ -56,6 +46,21 @@ async fn insert<B: Backend>(conn: &mut Conn<B>, c: &NewConflict) -> StoreResult<
         }
         None => Ok(false),
     }
+}
+
+/// Binds a new conflict's ten values in `INSERT_CONFLICT`'s order, after those already
+/// bound.
+pub(crate) fn bind<D: Sql>(q: Q<D>, c: &NewConflict) -> Q<D> {
+    q.arg(Id(c.id))
+        .arg(Id(c.old_node_id))
+        .arg(c.new_node_id.map(Id))
+        .arg(&c.new_content)
+        .arg(c.new_key())
+        .arg(&c.conflict_type)
+        .arg(Json(&c.detection))
+        .arg(Json(&c.recommendation))
+        .arg(&c.note)
+        .arg(Ts(c.created_at))
 }
 
 /// Key-share locks nodes in id order (PostgreSQL), so that rows about to refer to them cannot

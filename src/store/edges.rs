@@ -4,7 +4,7 @@
 
 use uuid::Uuid;
 
-use super::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
+use super::backend::{Backend, Cols, Conn, Id, Q, QueryExt, Sql, Ts};
 use super::conflicts::{self, ts_key};
 use super::nodes;
 use crate::domain::FieldError;
@@ -23,8 +23,16 @@ pub async fn create<B: Backend>(store: &B, edge: Edge) -> StoreResult<Edge> {
 }
 
 pub async fn insert<B: Backend>(conn: &mut Conn<B>, e: &Edge) -> StoreResult<()> {
-    let inserted = B::query(B::INSERT_EDGE)
-        .arg(Id(e.id))
+    let inserted = bind::<B::Db>(B::query(B::INSERT_EDGE), e).run(conn).await?;
+    if inserted == 0 {
+        return Err(missing_endpoint::<B>(conn, e).await);
+    }
+    Ok(())
+}
+
+/// Binds an edge's nine values in `INSERT_EDGE`'s order, after those already bound.
+pub(crate) fn bind<D: Sql>(q: Q<D>, e: &Edge) -> Q<D> {
+    q.arg(Id(e.id))
         .arg(Id(e.source_id))
         .arg(Id(e.target_id))
         .arg(&e.kind)
@@ -33,12 +41,6 @@ pub async fn insert<B: Backend>(conn: &mut Conn<B>, e: &Edge) -> StoreResult<()>
         .arg(e.confidence)
         .arg(Ts(e.valid_from))
         .arg(Ts(e.created_at))
-        .run(conn)
-        .await?;
-    if inserted == 0 {
-        return Err(missing_endpoint::<B>(conn, e).await);
-    }
-    Ok(())
 }
 
 /// Names the endpoint that does not exist, so the 422 points at the right field.

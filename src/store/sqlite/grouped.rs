@@ -6,15 +6,14 @@
 use std::borrow::Cow;
 
 use sqlx::Sqlite;
-use sqlx::types::Json;
 
 use crate::domain::node::NewNode;
 use crate::domain::time;
 use crate::store::DetectedConflict;
-use crate::store::backend::{GroupedWrite, Id, Q, QueryExt, Ts};
-use crate::store::conflicts;
+use crate::store::backend::{GroupedWrite, Q, QueryExt, Ts};
 use crate::store::nodes::{INSERT_NODE_PARAMS, bind_insert, insert_node};
 use crate::store::sqlite::SqliteStore;
+use crate::store::{conflicts, edges};
 
 /// One detected conflict, after its new node's insert: queued unless its old node is no
 /// longer active or the pair already has a pending conflict, and then its history entry,
@@ -42,27 +41,8 @@ const QUEUE_DETECTED: &str = concat!(
 const QUEUE_DETECTED_PARAMS: usize = 20;
 
 fn bind_detected(q: Q<Sqlite>, hit: &DetectedConflict) -> Q<Sqlite> {
-    let (c, e) = (&hit.conflict, &hit.edge);
-    q.arg(Id(c.id))
-        .arg(Id(c.old_node_id))
-        .arg(c.new_node_id.map(Id))
-        .arg(&c.new_content)
-        .arg(c.new_key())
-        .arg(&c.conflict_type)
-        .arg(Json(&c.detection))
-        .arg(Json(&c.recommendation))
-        .arg(&c.note)
-        .arg(Ts(c.created_at))
-        .arg(Ts(time::now()))
-        .arg(Id(e.id))
-        .arg(Id(e.source_id))
-        .arg(Id(e.target_id))
-        .arg(&e.kind)
-        .arg(e.neural_weight)
-        .arg(e.strength)
-        .arg(e.confidence)
-        .arg(Ts(e.valid_from))
-        .arg(Ts(e.created_at))
+    let q = conflicts::bind(q, &hit.conflict).arg(Ts(time::now()));
+    edges::bind(q, &hit.edge)
 }
 
 /// A node's insert and its detected conflicts (none to be resolved) as one write, returning
