@@ -57,19 +57,53 @@ fn postings_sql(tokens: usize) -> String {
         .join(" union all ")
 }
 
-/// The best hits (`$1`, a JSON array of rowids, best first) that are active nodes of the
-/// write's scope and type, in that order. `cross join` keeps the hits as the outer loop, so
-/// each is one rowid lookup.
-const CANDIDATES_OF_HITS: &str = concat!(
-    "select ",
-    node_columns!("n", ""),
-    ", n.embedding, ",
-    remembered!(),
-    " from json_each($1) h cross join nodes n on n.rowid = h.value \
-     where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
-       and ($4 is null or n.node_id <> $4) \
-     order by h.key limit $5"
-);
+/// The first `$5` of the best hits (`$1`, a JSON array of rowids, best first) that are active
+/// nodes of the write's scope and type, with their place among the hits (`hit`). `cross join`
+/// keeps the hits as the outer loop, read in order, so each hit is one rowid lookup and the
+/// scan stops at the `$5`th candidate: usually after about `$5` lookups. With an `order by`
+/// SQLite would look up and sort every hit first (four per candidate wanted). SQL promises no
+/// order without one, so the order is checked as the rows are read ([`in_hit_order`]), with
+/// [`CANDIDATES_OF_HITS_SORTED`] as the fallback.
+macro_rules! candidates_of_hits {
+    ($order:literal) => {
+        concat!(
+            "select ",
+            node_columns!("n", ""),
+            ", n.embedding, h.key as hit, ",
+            remembered!(),
+            " from json_each($1) h cross join nodes n on n.rowid = h.value \
+             where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
+               and ($4 is null or n.node_id <> $4) ",
+            $order,
+            " limit $5"
+        )
+    };
+}
+const CANDIDATES_OF_HITS: &str = candidates_of_hits!("");
+const CANDIDATES_OF_HITS_SORTED: &str = candidates_of_hits!("order by h.key");
+
+/// Whether rows came out in the order of their hits: then they are the first candidates among
+/// the hits, exactly what the sorted query returns.
+fn in_hit_order(hits: &[i64]) -> bool {
+    hits.windows(2).all(|w| w[0] < w[1])
+}
+
+/// The candidate rows of `hits` (best first).
+async fn rows_of_hits(
+    conn: &mut SqliteConnection,
+    sql: &'static str,
+    hits: &[i64],
+    q: &CandidateQuery,
+) -> StoreResult<Vec<sqlx::sqlite::SqliteRow>> {
+    sqlx::query::<Sqlite>(sql)
+        .arg(serde_json::to_string(hits).expect("integers serialise"))
+        .arg(&q.scope)
+        .arg(&q.memory_type)
+        .arg(q.exclude.map(Id))
+        .arg(q.limit as i64)
+        .all(conn)
+        .await
+}
 
 /// Postings walked per query token: the number the rarest-token policy aims for in all
 /// (`domain::retrieval`), which one token exceeds only when even a write's rarest words are
@@ -144,14 +178,16 @@ pub async fn candidates_by_tokens(
         }),
         q.limit * INDEX_HITS_PER_CANDIDATE,
     );
-    sqlx::query::<Sqlite>(CANDIDATES_OF_HITS)
-        .arg(serde_json::to_string(&hits).expect("integers serialise"))
-        .arg(&q.scope)
-        .arg(&q.memory_type)
-        .arg(q.exclude.map(Id))
-        .arg(q.limit as i64)
-        .all(conn)
-        .await
+    let rows = rows_of_hits(&mut *conn, CANDIDATES_OF_HITS, &hits, q).await?;
+    let order = rows
+        .iter()
+        .map(|r| r.try_get::<i64, _>("hit"))
+        .collect::<Result<Vec<_>, _>>()?;
+    if in_hit_order(&order) {
+        return Ok(rows);
+    }
+    tracing::warn!("candidate rows came out of hit order; sorting them instead");
+    rows_of_hits(conn, CANDIDATES_OF_HITS_SORTED, &hits, q).await
 }
 
 /// FTS5's integrity check with rank 1 also compares the index with the external content table
@@ -218,3 +254,80 @@ pub const JSON: JsonSql = JsonSql {
     label: "j.value",
     field: ("json_extract(a.value, '$.", "')", ""),
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hits_in_order_are_strictly_increasing() {
+        assert!(in_hit_order(&[]));
+        assert!(in_hit_order(&[4]));
+        assert!(in_hit_order(&[0, 2, 7]));
+        assert!(!in_hit_order(&[0, 7, 2]));
+        assert!(!in_hit_order(&[3, 3]));
+    }
+
+    /// Nodes `0..20` in two scopes and three states, each with its rowid.
+    async fn mixed_nodes(pool: &SqlitePool) -> Vec<i64> {
+        let mut rowids = Vec::new();
+        for i in 0..20 {
+            let scope = if i % 3 == 0 { "other" } else { "default" };
+            let state = if i % 5 == 0 { "archived" } else { "active" };
+            let id = sqlx::query(
+                "insert into nodes (node_id, title, scope, state, observed_at, created_at, \
+                 updated_at) values ($1, $2, $3, $4, 't', 't', 't') returning rowid",
+            )
+            .bind(uuid::Uuid::now_v7().to_string())
+            .bind(format!("node {i}"))
+            .bind(scope)
+            .bind(state)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+            rowids.push(id.get::<i64, _>(0));
+        }
+        rowids
+    }
+
+    #[sqlx::test(migrations = "migrations/sqlite")]
+    async fn the_first_candidates_among_the_hits_are_those_the_sorting_query_returns(
+        pool: SqlitePool,
+    ) {
+        let rowids = mixed_nodes(&pool).await;
+        let mut conn = pool.acquire().await.unwrap();
+        // Best first in an order unlike the rowids', with a hit that names no node.
+        let mut hits: Vec<i64> = rowids.iter().rev().step_by(2).copied().collect();
+        hits.extend(rowids.iter().step_by(2));
+        hits.insert(3, 10_000);
+        for limit in [1, 3, 5, 8, 50] {
+            let q = CandidateQuery {
+                exclude: None,
+                scope: "default".into(),
+                memory_type: "fact".into(),
+                tokens: Vec::new(),
+                names: Vec::new(),
+                labels: Vec::new(),
+                with_embedding: false,
+                limit,
+                newest: 0,
+            };
+            let titles = |rows: Vec<sqlx::sqlite::SqliteRow>| -> Vec<(String, i64)> {
+                rows.iter()
+                    .map(|r| (r.get("title"), r.get("hit")))
+                    .collect()
+            };
+            let fast = rows_of_hits(&mut conn, CANDIDATES_OF_HITS, &hits, &q)
+                .await
+                .unwrap();
+            let sorted = rows_of_hits(&mut conn, CANDIDATES_OF_HITS_SORTED, &hits, &q)
+                .await
+                .unwrap();
+            let (fast, sorted) = (titles(fast), titles(sorted));
+            assert_eq!(fast, sorted, "limit {limit}");
+            assert_eq!(fast.len(), limit.min(11), "limit {limit}");
+            let order: Vec<i64> = fast.iter().map(|(_, h)| *h).collect();
+            assert!(in_hit_order(&order));
+        }
+    }
+}
