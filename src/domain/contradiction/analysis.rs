@@ -59,6 +59,11 @@ impl Analysis {
             + side.phrase_starts.capacity() * size_of::<(usize, &str)>()
             + set(&side.environments)
             + set(&side.identifiers)
+            + side
+                .relatives
+                .iter()
+                .map(|r| string(r) + size_of::<String>())
+                .sum::<usize>()
             + self.units.0.capacity() * size_of::<(u64, Box<str>)>()
             + units
             + self.statements.heap_bytes()

@@ -349,6 +349,12 @@ fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -
     if titled && evidence.is_empty() && subjects::loose_agree(so, sn) {
         evidence.extend(bounds::violated(so, sn));
     }
+    // Change language counts only where the subjects agree, and it can only take evidence
+    // away otherwise: with none yet and other subjects, the pair has no verdict. Most
+    // candidates a write is judged against end here, before the costliest rules.
+    if evidence.is_empty() && !subjects::loose_agree(so, sn) {
+        return None;
+    }
     let changes = change::collect(&bo, &bn, gated, titled);
     if !changes.evidence.is_empty() && subjects::loose_agree(so, sn) {
         evidence.extend(changes.evidence);

@@ -30,6 +30,8 @@ pub struct Side {
     /// Environments and identifiers the text names (see `subjects::loose_agree`).
     pub environments: std::collections::HashSet<String>,
     pub identifiers: std::collections::HashSet<String>,
+    /// The relatives its sentences open with, "*my brother* is 30" (see `subjects`).
+    pub relatives: Vec<String>,
     /// What each value measures, by index into `values` (see `numeric::keyed_change`).
     pub value_keys: Vec<super::numeric::Key>,
     /// Tokens that open a phrase of `shifts`, in order (see `change::Lexed`).
@@ -59,6 +61,7 @@ impl Side {
             replacement_cues: 0,
             environments: Default::default(),
             identifiers: Default::default(),
+            relatives: Vec::new(),
             value_keys: Vec::new(),
             phrase_starts: Vec::new(),
             universals: 0,
@@ -71,6 +74,7 @@ impl Side {
             (count(lexicon::is_universal), count(lexicon::is_restrictor));
         side.environments = subjects::environments(&side);
         side.identifiers = subjects::identifiers(&side);
+        side.relatives = subjects::relatives(&side);
         side.value_keys = super::numeric::keys(&side);
         side.phrase_starts = change::phrase_starts(&side.tokens);
         side

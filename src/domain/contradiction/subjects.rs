@@ -396,11 +396,12 @@ pub(super) fn identifiers(side: &Side) -> HashSet<String> {
 /// is not about the "I" of "I am 25", nor "用户*的妈妈*" about "用户". A relative counts when a
 /// possessive comes right before it, so "lives with two brothers" names no subject.
 fn same_relatives(old: &Side, new: &Side) -> bool {
-    let (a, b) = (relatives(old), relatives(new));
+    let (a, b) = (&old.relatives, &new.relatives);
     a.len() == b.len() && a.iter().all(|r| b.contains(r))
 }
 
-fn relatives(side: &Side) -> Vec<&str> {
+/// The relatives a side's sentences open with; kept on the side.
+pub(super) fn relatives(side: &Side) -> Vec<String> {
     let ts = &side.tokens;
     let mut out = Vec::new();
     let mut opened = 0;
@@ -423,12 +424,12 @@ fn relatives(side: &Side) -> Vec<&str> {
         );
         // Chinese and Korean kinship words are two characters: "妈妈", "언니".
         if owned && lexicon::is_relative(t) {
-            out.push(ts[i].stem.as_str());
+            out.push(ts[i].stem.clone());
         } else if owned
             && let Some(n) = ts.get(i + 1)
             && lexicon::is_relative(&side.text[ts[i].start..n.end])
         {
-            out.push(ts[i].norm.as_str());
+            out.push(ts[i].norm.clone());
         }
     }
     out
