@@ -62,8 +62,10 @@ fn postings_sql(tokens: usize) -> String {
 /// keeps the hits as the outer loop, read in order, so each hit is one rowid lookup and the
 /// scan stops at the `$5`th candidate: usually after about `$5` lookups. With an `order by`
 /// SQLite would look up and sort every hit first (four per candidate wanted). SQL promises no
-/// order without one, so the order is checked as the rows are read ([`in_hit_order`]), with
-/// [`CANDIDATES_OF_HITS_SORTED`] as the fallback.
+/// order without one; what makes the first rows the best is SQLite's nested loop with the
+/// `cross join`'s left table outside, reading the hits in array order. Should a plan ever
+/// read them otherwise, its rows come out of hit order (once there are a few), so they are
+/// checked ([`in_hit_order`]) and [`CANDIDATES_OF_HITS_SORTED`] answers instead.
 macro_rules! candidates_of_hits {
     ($order:literal) => {
         concat!(
@@ -178,7 +180,18 @@ pub async fn candidates_by_tokens(
         }),
         q.limit * INDEX_HITS_PER_CANDIDATE,
     );
-    let rows = rows_of_hits(&mut *conn, CANDIDATES_OF_HITS, &hits, q).await?;
+    first_candidates(conn, CANDIDATES_OF_HITS, &hits, q).await
+}
+
+/// The rows of `fast` (a [`CANDIDATES_OF_HITS`] query) when they came out in hit order, else
+/// those of the sorting query.
+async fn first_candidates(
+    conn: &mut SqliteConnection,
+    fast: &'static str,
+    hits: &[i64],
+    q: &CandidateQuery,
+) -> StoreResult<Vec<sqlx::sqlite::SqliteRow>> {
+    let rows = rows_of_hits(&mut *conn, fast, hits, q).await?;
     let order = rows
         .iter()
         .map(|r| r.try_get::<i64, _>("hit"))
@@ -187,7 +200,7 @@ pub async fn candidates_by_tokens(
         return Ok(rows);
     }
     tracing::warn!("candidate rows came out of hit order; sorting them instead");
-    rows_of_hits(conn, CANDIDATES_OF_HITS_SORTED, &hits, q).await
+    rows_of_hits(conn, CANDIDATES_OF_HITS_SORTED, hits, q).await
 }
 
 /// FTS5's integrity check with rank 1 also compares the index with the external content table
@@ -328,6 +341,16 @@ mod tests {
             assert_eq!(fast.len(), limit.min(11), "limit {limit}");
             let order: Vec<i64> = fast.iter().map(|(_, h)| *h).collect();
             assert!(in_hit_order(&order));
+            // A plan that does not read the hits in order returns rows out of hit order once
+            // it returns a few (in rowid order, here from the fourth): those are not trusted,
+            // and the sorting query answers instead.
+            if limit >= 4 {
+                let other_plan = candidates_of_hits!("order by n.rowid");
+                let chosen = first_candidates(&mut conn, other_plan, &hits, &q)
+                    .await
+                    .unwrap();
+                assert_eq!(titles(chosen), sorted, "limit {limit}");
+            }
         }
     }
 }
