@@ -346,17 +346,18 @@ fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -
     } else {
         Vec::new()
     };
-    if titled && evidence.is_empty() && subjects::loose_agree(so, sn) {
+    let agree = subjects::loose_agree(so, sn);
+    if titled && evidence.is_empty() && agree {
         evidence.extend(bounds::violated(so, sn));
     }
     // Change language counts only where the subjects agree, and it can only take evidence
     // away otherwise: with none yet and other subjects, the pair has no verdict. Most
     // candidates a write is judged against end here, before the costliest rules.
-    if evidence.is_empty() && !subjects::loose_agree(so, sn) {
+    if evidence.is_empty() && !agree {
         return None;
     }
     let changes = change::collect(&bo, &bn, gated, titled);
-    if !changes.evidence.is_empty() && subjects::loose_agree(so, sn) {
+    if !changes.evidence.is_empty() && agree {
         evidence.extend(changes.evidence);
     }
     if changes.adds {
