@@ -175,14 +175,17 @@ pub async fn each_corruption_is_reported_under_its_invariant(store: &dyn Store, 
         Uuid::nil(),
     )
     .await;
-    // Drop a node's postings behind the triggers' back.
-    let postings = match db {
-        Db::Sqlite(_) => {
-            "delete from node_tokens where node = (select rowid from nodes where node_id = $1)"
-        }
-        Db::Postgres(_) => "delete from node_tokens where node_id = $1",
+    // Drop a node's postings behind the triggers' back (on SQLite, merged or still buffered).
+    let postings: &[&'static str] = match db {
+        Db::Sqlite(_) => &[
+            "delete from node_tokens where node = (select rowid from nodes where node_id = $1)",
+            "delete from recent_tokens where node = (select rowid from nodes where node_id = $1)",
+        ],
+        Db::Postgres(_) => &["delete from node_tokens where node_id = $1"],
     };
-    raw(db, postings, kept).await;
+    for &sql in postings {
+        raw(db, sql, kept).await;
+    }
     dangling_edge(db, kept).await;
     let mut expected = BTreeSet::from([
         "node_tokens_out_of_step",

@@ -42,19 +42,71 @@ pub(super) use remembered;
 
 /// The postings of a write's query tokens (`$2`, `$3`, …), newest first and at most `$1` per
 /// token: a primary-key range read of `node_tokens` each, one row per token with its nodes'
-/// rowids. The hits are scored in Rust (`retrieval::best_hits`): SQLite's `group by` and
-/// `order by` over the same postings cost twice what walking them did.
+/// rowids (`nodes`), and a last row (`token` -1) with every node of the unmerged buffer
+/// `recent_tokens` and its tokens (`recent`: `rowid token token…`, comma-separated; at most
+/// 127 nodes). The buffer is read once and matched in Rust: a scan per token cost more than
+/// the buffer saves. The hits are scored in Rust too (`retrieval::best_hits`): SQLite's
+/// `group by` and `order by` over the same postings cost twice what walking them did.
 fn postings_sql(tokens: usize) -> String {
-    (0..tokens)
+    let mut sql: String = (0..tokens)
         .map(|i| {
             format!(
                 "select {i} as token, (select group_concat(node) from (select node \
-                 from node_tokens where term = ${} order by node desc limit $1)) as nodes",
+                 from node_tokens where term = ${} order by node desc limit $1)) as nodes, \
+                 null as recent union all ",
                 i + 2
             )
         })
-        .collect::<Vec<_>>()
-        .join(" union all ")
+        .collect();
+    sql.push_str(
+        "select -1, null, (select group_concat(node || ' ' || terms, ',') from recent_tokens)",
+    );
+    sql
+}
+
+/// The buffered nodes (`recent`, as [`postings_sql`] returns them) that hold each token.
+fn buffered_postings(recent: &str, tokens: &[(String, i64)]) -> Vec<Vec<i64>> {
+    let mut out = vec![Vec::new(); tokens.len()];
+    if recent.is_empty() {
+        return out;
+    }
+    // Thousands of buffered terms are looked up per write: a hash beats comparing each with
+    // every token, and FxHash beats SipHash on these short keys (not attacker-chosen here).
+    let index: rustc_hash::FxHashMap<&str, usize> = tokens
+        .iter()
+        .enumerate()
+        .map(|(i, (t, _))| (t.as_str(), i))
+        .collect();
+    for (node, terms) in recent.split(',').filter_map(|e| e.split_once(' ')) {
+        let Ok(node) = node.parse::<i64>() else {
+            continue;
+        };
+        for term in terms.split(' ') {
+            if let Some(&i) = index.get(term) {
+                out[i].push(node);
+            }
+        }
+    }
+    out
+}
+
+/// A token's postings, newest first and at most `limit`: the merged ones (`merged`, already
+/// the newest `limit` of `node_tokens`, comma-separated rowids) and the buffered ones. A node
+/// is in only one of the two. Buffered nodes are the newest as long as rowids only grow,
+/// which the schema does not promise, so the two are sorted together.
+fn newest_postings(merged: &str, buffered: Vec<i64>, limit: usize) -> Vec<i64> {
+    let mut all: Vec<i64> = merged
+        .split(',')
+        .filter_map(|n| n.parse::<i64>().ok())
+        .collect();
+    if buffered.is_empty() {
+        return all;
+    }
+    all.extend(buffered);
+    all.sort_unstable_by(|a, b| b.cmp(a));
+    all.dedup();
+    all.truncate(limit);
+    all
 }
 
 /// The first `$5` of the best hits (`$1`, a JSON array of rowids, best first) that are active
@@ -158,29 +210,48 @@ pub async fn candidates_by_tokens(
     if tokens.is_empty() {
         return Ok(Vec::new());
     }
+    let walks = walk_postings(conn, &tokens, POSTINGS_PER_TOKEN).await?;
+    let weights: Vec<f64> = tokens.iter().map(|(_, docs)| rarity(*docs)).collect();
+    let hits: Vec<i64> = best_hits(&weights, walks, q.limit * INDEX_HITS_PER_CANDIDATE);
+    first_candidates(conn, CANDIDATES_OF_HITS, &hits, q).await
+}
+
+/// Each token's postings, newest first and at most `limit`, paired with its index in `tokens`.
+async fn walk_postings(
+    conn: &mut SqliteConnection,
+    tokens: &[(String, i64)],
+    limit: i64,
+) -> StoreResult<Vec<(usize, Vec<i64>)>> {
     // Only the number of walks varies; every token is bound.
-    let mut walk =
-        sqlx::query::<Sqlite>(AssertSqlSafe(postings_sql(tokens.len()))).arg(POSTINGS_PER_TOKEN);
-    for (token, _) in &tokens {
+    let mut walk = sqlx::query::<Sqlite>(AssertSqlSafe(postings_sql(tokens.len()))).arg(limit);
+    for (token, _) in tokens {
         walk = walk.arg(token);
     }
     let rows = walk.all(&mut *conn).await?;
-    let mut walks = Vec::with_capacity(rows.len());
+    let mut merged = vec![String::new(); tokens.len()];
+    let mut buffered = Vec::new();
     for row in &rows {
         let token: i64 = row.try_get("token")?;
-        let nodes: Option<String> = row.try_get("nodes")?;
-        walks.push((token as usize, nodes.unwrap_or_default()));
+        match usize::try_from(token) {
+            Ok(i) => {
+                merged[i] = row
+                    .try_get::<Option<String>, _>("nodes")?
+                    .unwrap_or_default()
+            }
+            Err(_) => {
+                let recent: Option<String> = row.try_get("recent")?;
+                buffered = buffered_postings(recent.as_deref().unwrap_or_default(), tokens);
+            }
+        }
     }
-    let weights: Vec<f64> = tokens.iter().map(|(_, docs)| rarity(*docs)).collect();
-    let hits: Vec<i64> = best_hits(
-        &weights,
-        walks.iter().map(|(token, nodes)| {
-            let nodes = nodes.split(',').filter_map(|n| n.parse::<i64>().ok());
-            (*token, nodes)
-        }),
-        q.limit * INDEX_HITS_PER_CANDIDATE,
-    );
-    first_candidates(conn, CANDIDATES_OF_HITS, &hits, q).await
+    buffered.resize(tokens.len(), Vec::new());
+    let walks = merged
+        .iter()
+        .zip(buffered)
+        .map(|(merged, buffered)| newest_postings(merged, buffered, limit as usize))
+        .enumerate()
+        .collect();
+    Ok(walks)
 }
 
 /// The rows of `fast` (a [`CANDIDATES_OF_HITS`] query) when they came out in hit order, else
@@ -241,14 +312,20 @@ pub async fn check_index(pool: &SqlitePool) -> Vec<Violation> {
     out
 }
 
-/// Terms whose postings differ from a recount over `nodes`, either way (at most 100).
+/// Terms whose postings (merged or buffered) differ from a recount over `nodes`, either way
+/// (at most 100). A node whose postings are in both tables counts as out of step too.
 const NODE_TOKENS_DRIFT: &str = "\
     with recount as (select distinct value as term, nodes.rowid as node from nodes, \
-        json_each('[\"' || replace(nodes.search_tokens, ' ', '\",\"') || '\"]') where value <> '') \
+        json_each('[\"' || replace(nodes.search_tokens, ' ', '\",\"') || '\"]') where value <> ''), \
+    buffered as (select value as term, r.node from recent_tokens r, \
+        json_each('[\"' || replace(r.terms, ' ', '\",\"') || '\"]') where value <> ''), \
+    postings as (select term, node from node_tokens union all select term, node from buffered) \
     select distinct term from (\
-        select term from (select term, node from recount except select term, node from node_tokens) \
+        select term from (select term, node from recount except select term, node from postings) \
         union all \
-        select term from (select term, node from node_tokens except select term, node from recount)) \
+        select term from (select term, node from postings except select term, node from recount) \
+        union all \
+        select b.term from buffered b join node_tokens t on t.term = b.term and t.node = b.node) \
     limit 100";
 
 /// Terms whose kept document frequency differs from a recount over `nodes` (at most 100).
@@ -279,6 +356,126 @@ mod tests {
         assert!(in_hit_order(&[0, 2, 7]));
         assert!(!in_hit_order(&[0, 7, 2]));
         assert!(!in_hit_order(&[3, 3]));
+    }
+
+    #[test]
+    fn buffered_postings_are_sorted_in_with_the_merged_ones() {
+        assert_eq!(newest_postings("9,7,3", vec![], 2), [9, 7, 3]);
+        assert_eq!(newest_postings("9,7,3", vec![12, 5], 4), [12, 9, 7, 5]);
+        assert_eq!(newest_postings("", vec![12, 5], 4), [12, 5]);
+        assert_eq!(newest_postings("9,7", vec![7], 4), [9, 7]);
+    }
+
+    #[test]
+    fn buffered_nodes_are_matched_to_the_tokens_they_hold() {
+        let tokens: Vec<(String, i64)> = ["berlin", "lives", "absent"]
+            .iter()
+            .map(|t| (t.to_string(), 1))
+            .collect();
+        let recent = "12 lives berlin,14 moved berlin,15 ,x lives,16 berlins";
+        assert_eq!(
+            buffered_postings(recent, &tokens),
+            [vec![12, 14], vec![12], vec![]]
+        );
+        assert_eq!(
+            buffered_postings("", &tokens),
+            [vec![], vec![], vec![]] as [Vec<i64>; 3]
+        );
+    }
+
+    /// Inserts a node whose index tokens are `tokens`, returning its rowid.
+    async fn node_with_tokens(pool: &SqlitePool, tokens: &str) -> i64 {
+        sqlx::query_scalar(
+            "insert into nodes (node_id, title, search_tokens, observed_at, created_at, \
+             updated_at) values ($1, $2, $2, 't', 't', 't') returning rowid",
+        )
+        .bind(uuid::Uuid::now_v7().to_string())
+        .bind(tokens)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+    }
+
+    /// What walking one table of every node's postings would read, for each of a few terms,
+    /// must be what the walk reads from the merged and the buffered postings; and the check
+    /// must find them in step.
+    async fn assert_walks_match(pool: &SqlitePool, label: &str) {
+        let terms = ["common", "third", "t7", "t70", "t149", "absent"];
+        let tokens: Vec<(String, i64)> = terms.iter().map(|t| (t.to_string(), 1)).collect();
+        let mut conn = pool.acquire().await.unwrap();
+        let walks = walk_postings(&mut conn, &tokens, 20).await.unwrap();
+        assert_eq!(walks.len(), terms.len(), "{label}");
+        for (i, nodes) in walks {
+            let newest: Vec<i64> = sqlx::query_scalar(
+                "select rowid from nodes where instr(' ' || search_tokens || ' ', \
+                 ' ' || $1 || ' ') > 0 order by rowid desc limit 20",
+            )
+            .bind(terms[i])
+            .fetch_all(pool)
+            .await
+            .unwrap();
+            assert_eq!(nodes, newest, "{label}: {}", terms[i]);
+        }
+        let drift: Vec<String> = sqlx::query_scalar(NODE_TOKENS_DRIFT)
+            .fetch_all(pool)
+            .await
+            .unwrap();
+        assert!(drift.is_empty(), "{label}: {drift:?}");
+    }
+
+    async fn buffered(pool: &SqlitePool) -> i64 {
+        sqlx::query_scalar("select count(*) from recent_tokens")
+            .fetch_one(pool)
+            .await
+            .unwrap()
+    }
+
+    #[sqlx::test(migrations = "migrations/sqlite")]
+    async fn walks_read_merged_and_buffered_postings_alike(pool: SqlitePool) {
+        let mut rowids = Vec::new();
+        for i in 0..150 {
+            let mut tokens = format!("common t{i}");
+            if i % 3 == 0 {
+                tokens.push_str(" third");
+            }
+            rowids.push(node_with_tokens(&pool, &tokens).await);
+            if [0, 10, 126, 127, 128, 149].contains(&i) {
+                assert_walks_match(&pool, &format!("{} nodes", i + 1)).await;
+            }
+        }
+        // Merged 128 at a time (migration 0008): one merge so far.
+        assert_eq!(buffered(&pool).await, 150 - 128);
+        let (merged, unmerged) = (rowids[70], rowids[140]);
+        for (rowid, tokens) in [(merged, "t7 third"), (unmerged, "t7 t70")] {
+            sqlx::query("update nodes set search_tokens = $1 where rowid = $2")
+                .bind(tokens)
+                .bind(rowid)
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
+        assert_eq!(buffered(&pool).await, 150 - 128 - 1);
+        assert_walks_match(&pool, "after updates").await;
+        for rowid in [rowids[7], rowids[149]] {
+            sqlx::query("delete from nodes where rowid = $1")
+                .bind(rowid)
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
+        assert_eq!(buffered(&pool).await, 150 - 128 - 2);
+        assert_walks_match(&pool, "after deletes").await;
+        // A buffered node's postings dropped behind the triggers' back are seen as drift.
+        sqlx::query("delete from recent_tokens where node = $1")
+            .bind(rowids[148])
+            .execute(&pool)
+            .await
+            .unwrap();
+        let drift: Vec<String> = sqlx::query_scalar(NODE_TOKENS_DRIFT)
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+        assert_eq!(drift.len(), 2, "{drift:?}");
     }
 
     /// Nodes `0..20` in two scopes and three states, each with its rowid.
