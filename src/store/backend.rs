@@ -25,7 +25,7 @@ use uuid::Uuid;
 
 use super::check::JsonSql;
 use super::notify::Notifier;
-use super::{CandidateQuery, StoreError, StoreResult, Violation};
+use super::{Candidate, CandidateQuery, StoreError, StoreResult, Violation};
 use crate::domain::time::{self, Timestamp};
 
 /// A query of database `D` (its SQL is always a `&'static str`).
@@ -285,12 +285,12 @@ pub trait Backend: Send + Sync + Sized + 'static {
         key.parse().ok()
     }
     /// Candidates matching any of the rarest of `q.tokens` (by the index's own statistics),
-    /// best first, with the columns `embedding` and `remembered`.
+    /// best first.
     fn candidates_by_tokens(
         &self,
         conn: &mut Conn<Self>,
         q: &CandidateQuery,
-    ) -> impl Future<Output = StoreResult<Vec<Row<Self>>>> + Send;
+    ) -> impl Future<Output = StoreResult<Vec<Candidate>>> + Send;
     /// The full-text index's own consistency check.
     fn check_text_index(&self) -> impl Future<Output = StoreResult<Vec<Violation>>> + Send;
     /// Delivers commits of other processes to `notifier`.

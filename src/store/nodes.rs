@@ -381,10 +381,7 @@ pub const LABEL_HITS_PER_CANDIDATE: usize = 4;
 
 pub async fn candidates<B: Backend>(store: &B, q: CandidateQuery) -> StoreResult<Vec<Candidate>> {
     let mut conn = store.reader().await?;
-    let mut out: Vec<Candidate> = Vec::new();
-    for row in &store.candidates_by_tokens(&mut conn, &q).await? {
-        out.push(candidate::<B>(row)?);
-    }
+    let mut out: Vec<Candidate> = store.candidates_by_tokens(&mut conn, &q).await?;
     if q.with_embedding && !q.labels.is_empty() {
         let rows = B::query(B::CANDIDATES_BY_LABELS)
             .arg(Texts(&q.labels))
@@ -421,7 +418,7 @@ fn add_unseen<B: Backend>(out: &mut Vec<Candidate>, rows: &[Row<B>]) -> StoreRes
     Ok(())
 }
 
-fn candidate<B: Backend>(row: &Row<B>) -> StoreResult<Candidate> {
+pub(crate) fn candidate<B: Backend>(row: &Row<B>) -> StoreResult<Candidate> {
     let c = Cols::<B::Db>::new(row);
     let embedding: Option<Vec<u8>> = c.get("embedding")?;
     Ok(Candidate {

@@ -19,7 +19,7 @@ use super::backend::{Backend, GroupedWrite, Id, QueryExt};
 use super::check::JsonSql;
 use super::notify::Notifier;
 use super::sql::{candidates_by_labels, candidates_newest, node_columns};
-use super::{CandidateQuery, StoreError, StoreResult, Violation, WriteHealth};
+use super::{Candidate, CandidateQuery, StoreError, StoreResult, Violation, WriteHealth};
 
 pub use listen::EVENTS_CHANNEL;
 
@@ -205,8 +205,11 @@ impl Backend for PgStore {
         &self,
         conn: &mut PgConnection,
         q: &CandidateQuery,
-    ) -> StoreResult<Vec<PgRow>> {
-        search::candidates_by_tokens(&self.token_stats, conn, q).await
+    ) -> StoreResult<Vec<Candidate>> {
+        let rows = search::candidates_by_tokens(&self.token_stats, conn, q).await?;
+        rows.iter()
+            .map(crate::store::nodes::candidate::<Self>)
+            .collect()
     }
 
     /// `search_tsv` must be non-empty wherever there are tokens.

@@ -24,7 +24,9 @@ use super::backend::{Backend, GroupedWrite, QueryExt};
 use super::check::JsonSql;
 use super::notify::Notifier;
 use super::sql::{candidates_by_labels, candidates_newest};
-use super::{CandidateQuery, DetectedConflict, StoreError, StoreResult, Violation, WriteHealth};
+use super::{
+    Candidate, CandidateQuery, DetectedConflict, StoreError, StoreResult, Violation, WriteHealth,
+};
 use crate::domain::node::NewNode;
 
 /// How a commit reaches the disk (`PRAGMA synchronous` in WAL mode).
@@ -544,7 +546,7 @@ impl Backend for SqliteStore {
         &self,
         conn: &mut SqliteConnection,
         q: &CandidateQuery,
-    ) -> StoreResult<Vec<SqliteRow>> {
+    ) -> StoreResult<Vec<Candidate>> {
         search::candidates_by_tokens(conn, q).await
     }
 
