@@ -2,6 +2,7 @@
 //! postings and token statistics of detection's candidate search (`node_tokens`, `token_docs`,
 //! kept by triggers too), and the checks that read JSON with `json_each`.
 
+use sqlx::sqlite::SqliteRow;
 use sqlx::{AssertSqlSafe, Row, Sqlite, SqliteConnection, SqlitePool};
 
 use crate::domain::node::{Node, embedding_from_bytes};
@@ -9,7 +10,7 @@ use crate::domain::retrieval::{
     INDEX_HITS_PER_CANDIDATE, RANKING_BUDGET, best_hits, query_tokens, rarity,
 };
 use crate::domain::time;
-use crate::store::backend::{Id, QueryExt, Texts};
+use crate::store::backend::{Id, Q, QueryExt, Texts};
 use crate::store::check::{JsonSql, postings_not_recounted, postings_out_of_step};
 use crate::store::sql::node_columns;
 use crate::store::{Candidate, CandidateQuery, StoreError, StoreResult, Violation};
@@ -44,26 +45,23 @@ macro_rules! remembered {
 pub(super) use remembered;
 
 /// The postings of a write's query tokens (`$2`, `$3`, …), newest first and at most `$1` per
-/// token: a primary-key range read of `node_tokens` each, one row per token with its nodes'
-/// rowids (`nodes`), and a last row (`token` -1) with every node of the unmerged buffer
-/// `recent_tokens` and its tokens (`recent`: `rowid token token…`, comma-separated; at most
-/// 127 nodes). The buffer is read once and matched in Rust: a scan per token cost more than
-/// the buffer saves. The hits are scored in Rust too (`retrieval::best_hits`): SQLite's
-/// `group by` and `order by` over the same postings cost twice what walking them did.
+/// token, as one row: a column per token with its nodes' rowids (comma-separated; a
+/// primary-key range read of `node_tokens` each), and a last column with every node of the
+/// unmerged buffer `recent_tokens` and its tokens (`rowid token token…`, comma-separated; at
+/// most 127 nodes). One row, because each row is a message to the async side. The buffer is
+/// read once and matched in Rust: a scan per token cost more than the buffer saves. The hits
+/// are scored in Rust too (`retrieval::best_hits`): SQLite's `group by` and `order by` over
+/// the same postings cost twice what walking them did.
 fn postings_sql(tokens: usize) -> String {
-    let mut sql: String = (0..tokens)
-        .map(|i| {
-            format!(
-                "select {i} as token, (select group_concat(node) from (select node \
-                 from node_tokens where term = ${} order by node desc limit $1)) as nodes, \
-                 null as recent union all ",
-                i + 2
-            )
-        })
-        .collect();
-    sql.push_str(
-        "select -1, null, (select group_concat(node || ' ' || terms, ',') from recent_tokens)",
-    );
+    let mut sql = String::from("select ");
+    for i in 0..tokens {
+        sql.push_str(&format!(
+            "(select group_concat(node) from (select node from node_tokens \
+             where term = ${} order by node desc limit $1)), ",
+            i + 2
+        ));
+    }
+    sql.push_str("(select group_concat(node || ' ' || terms, ',') from recent_tokens)");
     sql
 }
 
@@ -248,19 +246,36 @@ async fn rows_of_hits(
     hits: &[i64],
     q: &CandidateQuery,
 ) -> StoreResult<Vec<(i64, Candidate)>> {
-    let rendered: String = sqlx::query::<Sqlite>(sql)
+    let query = sqlx::query::<Sqlite>(sql)
         .arg(serde_json::to_string(hits).expect("integers serialise"))
         .arg(&q.scope)
         .arg(&q.memory_type)
         .arg(q.exclude.map(Id))
-        .arg(q.limit as i64)
+        .arg(q.limit as i64);
+    let rows: Vec<CandidateRow> = json_row(query, conn, "candidates").await?;
+    rows.into_iter().map(CandidateRow::decode).collect()
+}
+
+/// The one row of a statement that returns exactly one (an aggregate without `group by`).
+async fn only_row(
+    query: Q<Sqlite>,
+    conn: &mut SqliteConnection,
+    what: &str,
+) -> StoreResult<SqliteRow> {
+    query
         .optional(conn)
         .await?
-        .ok_or_else(|| StoreError::Corrupt("no candidate row".into()))?
-        .try_get(0)?;
-    let rows: Vec<CandidateRow> = serde_json::from_str(&rendered)
-        .map_err(|e| StoreError::Corrupt(format!("candidate rows: {e}")))?;
-    rows.into_iter().map(CandidateRow::decode).collect()
+        .ok_or_else(|| StoreError::Corrupt(format!("no row of {what}")))
+}
+
+/// The JSON value in the first column of the one row of `query`.
+async fn json_row<T: serde::de::DeserializeOwned>(
+    query: Q<Sqlite>,
+    conn: &mut SqliteConnection,
+    what: &str,
+) -> StoreResult<T> {
+    let rendered: String = only_row(query, conn, what).await?.try_get(0)?;
+    serde_json::from_str(&rendered).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
 }
 
 /// Postings walked per query token: the number the rarest-token policy aims for in all
@@ -292,17 +307,12 @@ async fn rarest(
     let mut distinct = tokens.to_vec();
     distinct.sort_unstable();
     distinct.dedup();
-    let rows = sqlx::query::<Sqlite>(
-        "select t.term, t.docs as doc from json_each($1) j \
+    let query = sqlx::query::<Sqlite>(
+        "select json_group_array(json_array(t.term, t.docs)) from json_each($1) j \
          cross join token_docs t on t.term = j.value",
     )
-    .arg(Texts(&distinct))
-    .all(conn)
-    .await?;
-    let stats = rows
-        .iter()
-        .map(|r| Ok((r.try_get::<String, _>("term")?, r.try_get::<i64, _>("doc")?)))
-        .collect::<StoreResult<Vec<_>>>()?;
+    .arg(Texts(&distinct));
+    let stats: Vec<(String, i64)> = json_row(query, conn, "token statistics").await?;
     Ok(query_tokens(&stats, names))
 }
 
@@ -331,24 +341,13 @@ async fn walk_postings(
     for (token, _) in tokens {
         walk = walk.arg(token);
     }
-    let rows = walk.all(&mut *conn).await?;
-    let mut merged = vec![String::new(); tokens.len()];
-    let mut buffered = Vec::new();
-    for row in &rows {
-        let token: i64 = row.try_get("token")?;
-        match usize::try_from(token) {
-            Ok(i) => {
-                merged[i] = row
-                    .try_get::<Option<String>, _>("nodes")?
-                    .unwrap_or_default()
-            }
-            Err(_) => {
-                let recent: Option<String> = row.try_get("recent")?;
-                buffered = buffered_postings(recent.as_deref().unwrap_or_default(), tokens);
-            }
-        }
+    let row = only_row(walk, conn, "postings").await?;
+    let mut merged = Vec::with_capacity(tokens.len());
+    for i in 0..tokens.len() {
+        merged.push(row.try_get::<Option<String>, _>(i)?.unwrap_or_default());
     }
-    buffered.resize(tokens.len(), Vec::new());
+    let recent: Option<String> = row.try_get(tokens.len())?;
+    let buffered = buffered_postings(recent.as_deref().unwrap_or_default(), tokens);
     let walks = merged
         .iter()
         .zip(buffered)
