@@ -205,8 +205,34 @@ impl std::ops::DerefMut for ReadConn {
     }
 }
 
+/// Turns off SQLite's memory statistics for the process, before its first connection (the
+/// setting is refused once SQLite is initialised; then it stays as it was, which is only
+/// slower). With statistics on, every allocation of every connection takes one global mutex:
+/// under concurrent writes the connections' threads queued on it, a few percent of the
+/// server's CPU in waking each other. Nothing reads the statistics.
+fn no_memory_statistics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: `sqlite3_config` takes the option and, for MEMSTATUS, one int; SQLite
+        // checks that it is not initialised yet and returns SQLITE_MISUSE otherwise.
+        let rc = unsafe {
+            libsqlite3_sys::sqlite3_config(
+                libsqlite3_sys::SQLITE_CONFIG_MEMSTATUS,
+                0 as std::ffi::c_int,
+            )
+        };
+        if rc != libsqlite3_sys::SQLITE_OK {
+            tracing::debug!(
+                rc,
+                "SQLite was initialised already; memory statistics stay on"
+            );
+        }
+    });
+}
+
 impl SqliteStore {
     pub async fn connect(url: &str, synchronous: Synchronous) -> anyhow::Result<Self> {
+        no_memory_statistics();
         let synchronous = match synchronous {
             Synchronous::Normal => SqliteSynchronous::Normal,
             Synchronous::Full => SqliteSynchronous::Full,
