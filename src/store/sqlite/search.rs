@@ -6,6 +6,7 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::{AssertSqlSafe, Row, Sqlite, SqliteConnection, SqlitePool};
 
 use crate::domain::node::{Node, embedding_from_bytes};
+use crate::domain::pre_image::unhex;
 use crate::domain::retrieval::{
     INDEX_HITS_PER_CANDIDATE, RANKING_BUDGET, best_hits, query_tokens, rarity,
 };
@@ -145,92 +146,67 @@ macro_rules! candidates_of_hits {
 const CANDIDATES_OF_HITS: &str = candidates_of_hits!("");
 const CANDIDATES_OF_HITS_SORTED: &str = candidates_of_hits!("order by h.key");
 
-/// One candidate as [`candidates_of_hits`] renders it, in the order of its `json_array`.
+/// One candidate as [`candidates_of_hits`] renders it: serde reads the `json_array` into the
+/// fields in their order.
 #[derive(serde::Deserialize)]
-struct CandidateRow(
-    String,
-    String,
-    String,
-    String,
-    Vec<String>,
-    String,
-    Option<String>,
-    String,
-    String,
-    String,
-    String,
-    String,
-    i64,
-    String,
-    i64,
-    i64,
-);
+struct CandidateRow {
+    node_id: String,
+    title: String,
+    body: String,
+    memory_type: String,
+    labels: Vec<String>,
+    scope: String,
+    source: Option<String>,
+    confidence: String,
+    state: String,
+    observed_at: String,
+    created_at: String,
+    updated_at: String,
+    has_embedding: i64,
+    /// `hex()` of the blob: empty when there is none.
+    embedding: String,
+    hit: i64,
+    remembered: i64,
+}
 
 impl CandidateRow {
     /// The candidate, and its place among the hits.
     fn decode(self) -> StoreResult<(i64, Candidate)> {
-        let Self(
-            id,
-            title,
-            body,
-            memory_type,
-            labels,
-            scope,
-            source,
-            confidence,
-            state,
-            observed_at,
-            created_at,
-            updated_at,
-            has_embedding,
-            embedding,
-            hit,
-            remembered,
-        ) = self;
+        let id = self.node_id;
         let corrupt = |what: &str| StoreError::Corrupt(format!("candidate {id}: bad {what}"));
         let ts = |text: &str, what: &str| time::parse(text).ok_or_else(|| corrupt(what));
         let node = Node {
             id: Uuid::parse_str(&id).map_err(|_| corrupt("node_id"))?,
-            title,
-            body,
-            memory_type,
-            labels,
-            scope,
-            source,
-            confidence: confidence.parse().map_err(|_| corrupt("confidence"))?,
-            state: state.parse().map_err(|_| corrupt("state"))?,
-            observed_at: ts(&observed_at, "observed_at")?,
-            created_at: ts(&created_at, "created_at")?,
-            updated_at: ts(&updated_at, "updated_at")?,
-            has_embedding: has_embedding != 0,
+            title: self.title,
+            body: self.body,
+            memory_type: self.memory_type,
+            labels: self.labels,
+            scope: self.scope,
+            source: self.source,
+            confidence: self.confidence.parse().map_err(|_| corrupt("confidence"))?,
+            state: self.state.parse().map_err(|_| corrupt("state"))?,
+            observed_at: ts(&self.observed_at, "observed_at")?,
+            created_at: ts(&self.created_at, "created_at")?,
+            updated_at: ts(&self.updated_at, "updated_at")?,
+            has_embedding: self.has_embedding != 0,
             conflict_ids: Vec::new(),
         };
-        let embedding = match embedding.as_str() {
+        let embedding = match self.embedding.as_str() {
             "" => None,
             hex => Some(embedding_from_bytes(
-                &from_hex(hex).ok_or_else(|| corrupt("embedding"))?,
+                &unhex(hex).ok_or_else(|| corrupt("embedding"))?,
             )),
         };
+        let remembered = self.remembered != 0;
         Ok((
-            hit,
+            self.hit,
             Candidate {
                 node,
                 embedding,
-                remembered: remembered != 0,
+                remembered,
             },
         ))
     }
-}
-
-/// The bytes of SQLite's `hex()` of a blob.
-fn from_hex(hex: &str) -> Option<Vec<u8>> {
-    if !hex.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
-        .collect()
 }
 
 /// Whether rows came out in the order of their hits: then they are the first candidates among
