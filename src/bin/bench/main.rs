@@ -12,6 +12,11 @@ mod server;
 mod stats;
 mod text;
 
+/// The server's allocator (see `src/main.rs`), so that the in-process ceiling runs the
+/// service layer as the server does.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
