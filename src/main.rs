@@ -9,9 +9,10 @@ mod eval;
 
 /// mimalloc for Rust's allocations (SQLite keeps the C library's). A write decodes its
 /// candidates into many short strings, often freed on another thread than the one that
-/// made them; glibc's per-thread arenas made that about a tenth of the CPU per write under
-/// 16 clients, and kept more memory. Built without transparent huge pages: with them, the
-/// resident set grew in 2 MiB steps (about 35 MiB more at 10k).
+/// made them. Under 16 clients the server spent 1.66 ms of CPU per write with glibc's
+/// allocator and 1.43 ms with this one, and held less memory (BENCHMARKS.md). Built without
+/// transparent huge pages: with them, the resident set grew in 2 MiB steps (about 35 MiB
+/// more at 10k).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
