@@ -12,11 +12,6 @@ mod server;
 mod stats;
 mod text;
 
-/// The server's allocator (see `src/main.rs`), so that the in-process ceiling runs the
-/// service layer as the server does.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -24,6 +19,11 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use preload::{Db, Env, Template};
 use stats::{Summary, median, median_summary};
+
+/// The server's allocator (see `src/main.rs`), so that the in-process ceiling runs the
+/// service layer as the server does.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[derive(Parser)]
 #[command(
