@@ -11,13 +11,14 @@ use uuid::Uuid;
 use crate::config::Settings;
 use crate::domain::conflict::{Detection, NewConflict};
 use crate::domain::contradiction::{
-    self, Analysed, Analysis, DetectConfig, Memory, Screen, Sensitivity, Verdict, fingerprint,
-    index_tokens, subject_names,
+    self, Analysed, Analysis, DetectConfig, Memory, Screen, Sensitivity, Verdict, index_tokens,
+    subject_names,
 };
 use crate::domain::edge::{self, Edge};
 use crate::domain::node::{NewNode, Node};
 use crate::domain::recommend::{self, Side};
 use crate::domain::time::{self, Timestamp};
+use crate::service::judging::{self, Load, memory_of};
 use crate::service::llm::{LlmClient, LlmError, Pair};
 use crate::service::memo::{Memo, Weigh};
 use crate::service::policy::Policies;
@@ -39,7 +40,9 @@ pub struct Detector {
     llm: Option<Arc<LlmClient>>,
     policies: Policies,
     /// Stored memories' analyses, so that judging a candidate never re-reads its text.
-    analyses: Memo<Analysis>,
+    analyses: Arc<Memo<Analysis>>,
+    /// Writes and checks under way: judging takes a second core only while one is spare.
+    load: Load,
 }
 
 /// The new side of a check: a node about to be written, or one already stored.
@@ -132,7 +135,8 @@ impl Detector {
             },
             llm: llm.map(Arc::new),
             policies: Policies::from_settings(settings),
-            analyses: Memo::new(settings.analysis_cache_mib << 20),
+            analyses: Arc::new(Memo::new(settings.analysis_cache_mib << 20)),
+            load: Load::new(),
         }
     }
 
@@ -152,6 +156,7 @@ impl Detector {
         probe: &Probe<'_>,
         sensitivity: Option<Sensitivity>,
     ) -> StoreResult<Vec<Finding>> {
+        let _busy = self.load.enter();
         let analysis = match probe.id {
             Some(id) => self.analysis(id, &probe.memory()),
             None => Arc::new(contradiction::analyse(&probe.memory())),
@@ -165,7 +170,7 @@ impl Detector {
         &self,
         store: &dyn Store,
         probe: &Probe<'_>,
-        analysis: &Analysis,
+        analysis: &Arc<Analysis>,
         sensitivity: Option<Sensitivity>,
     ) -> StoreResult<Vec<Finding>> {
         let cfg = DetectConfig {
@@ -199,9 +204,10 @@ impl Detector {
         let new = Analysed::new(probe.memory(), analysis);
         let candidates = candidates.into_iter().filter(|c| !c.remembered);
         Ok(match &self.llm {
-            None => candidates
-                .filter_map(|c| self.judge(new, c, &cfg))
-                .collect(),
+            None => {
+                let candidates = candidates.collect();
+                judging::judge(&self.analyses, &self.load, new, analysis, candidates, cfg).await
+            }
             Some(llm) => {
                 let judged = candidates
                     .map(|c| {
@@ -217,21 +223,7 @@ impl Detector {
     /// The analysis of stored node `id` whose text is `m`'s: kept from an earlier write while
     /// the text is unchanged.
     fn analysis(&self, id: Uuid, m: &Memory) -> Arc<Analysis> {
-        self.analyses
-            .get_or_derive(id, fingerprint(m.title, m.body), || {
-                contradiction::analyse(m)
-            })
-    }
-
-    fn judge(&self, new: Analysed, c: Candidate, cfg: &DetectConfig) -> Option<Finding> {
-        let old = memory_of(&c);
-        let analysis = self.analysis(c.node.id, &old);
-        let verdict = contradiction::assess_analysed(new, Analysed::new(old, &analysis), cfg)?;
-        Some(Finding {
-            old: c.node,
-            verdict,
-            llm_fallback: None,
-        })
+        judging::analysis_of(&self.analyses, id, m)
     }
 
     /// Findings as conflicts (with their `contradicts` edge) for the write of node `new_id`.
@@ -285,16 +277,6 @@ impl Detector {
                 }
             })
             .collect())
-    }
-}
-
-fn memory_of(c: &Candidate) -> Memory<'_> {
-    Memory {
-        title: &c.node.title,
-        body: &c.node.body,
-        labels: &c.node.labels,
-        confidence: c.node.confidence,
-        embedding: c.embedding.as_deref(),
     }
 }
 
@@ -425,6 +407,7 @@ impl Detector {
         detect: bool,
         sensitivity: Option<Sensitivity>,
     ) -> StoreResult<(Node, Vec<crate::domain::conflict::Conflict>)> {
+        let _busy = self.load.enter();
         let (id, analysis) = (
             node.id,
             Arc::new(contradiction::analyse(&Probe::of_new(&node).memory())),

@@ -5,6 +5,7 @@
 
 pub mod conflicts;
 pub mod detect;
+pub mod judging;
 pub mod llm;
 pub mod memo;
 pub mod nodes;
