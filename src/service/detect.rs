@@ -157,22 +157,25 @@ impl Detector {
         sensitivity: Option<Sensitivity>,
     ) -> StoreResult<Vec<Finding>> {
         let _busy = self.load.enter();
-        let analysis = match probe.id {
+        let analyse = || match probe.id {
             Some(id) => self.analysis(id, &probe.memory()),
             None => Arc::new(contradiction::analyse(&probe.memory())),
         };
-        self.find_analysed(store, probe, &analysis, sensitivity)
-            .await
+        let (findings, _) = self
+            .find_analysed(store, probe, analyse, sensitivity)
+            .await?;
+        Ok(findings)
     }
 
-    /// [`Self::find`] with the probe analysed beforehand.
+    /// [`Self::find`] with the probe analysed by `analyse`, which runs while the database
+    /// looks for candidates; with the analysis.
     async fn find_analysed(
         &self,
         store: &dyn Store,
         probe: &Probe<'_>,
-        analysis: &Arc<Analysis>,
+        analyse: impl FnOnce() -> Arc<Analysis>,
         sensitivity: Option<Sensitivity>,
-    ) -> StoreResult<Vec<Finding>> {
+    ) -> StoreResult<(Vec<Finding>, Arc<Analysis>)> {
         let cfg = DetectConfig {
             sensitivity: sensitivity.unwrap_or(self.base.sensitivity),
             ..self.base
@@ -188,22 +191,24 @@ impl Detector {
                 tokens.push(n.clone());
             }
         }
-        let candidates = store
-            .candidates(CandidateQuery {
-                exclude: probe.id,
-                scope: probe.scope.to_owned(),
-                memory_type: probe.memory_type.to_owned(),
-                tokens,
-                names,
-                labels: probe.labels.to_vec(),
-                with_embedding: probe.embedding.is_some(),
-                limit: MAX_CANDIDATES,
-                newest: if short { NEWEST_FOR_SHORT } else { 0 },
-            })
-            .await?;
+        let search = store.candidates(CandidateQuery {
+            exclude: probe.id,
+            scope: probe.scope.to_owned(),
+            memory_type: probe.memory_type.to_owned(),
+            tokens,
+            names,
+            labels: probe.labels.to_vec(),
+            with_embedding: probe.embedding.is_some(),
+            limit: MAX_CANDIDATES,
+            newest: if short { NEWEST_FOR_SHORT } else { 0 },
+        });
+        // `join!` polls the search first, so its first statement is on its way before the
+        // analysis starts: the two run at the same time.
+        let (candidates, analysis) = tokio::join!(search, async { analyse() });
+        let (candidates, analysis) = (candidates?, &analysis);
         let new = Analysed::new(probe.memory(), analysis);
         let candidates = candidates.into_iter().filter(|c| !c.remembered);
-        Ok(match &self.llm {
+        let findings = match &self.llm {
             None => {
                 let candidates = candidates.collect();
                 judging::judge(&self.analyses, &self.load, new, analysis, candidates, cfg).await
@@ -217,7 +222,8 @@ impl Detector {
                     .collect();
                 judge_with_llm(llm, new, judged, &cfg).await
             }
-        })
+        };
+        Ok((findings, Arc::clone(analysis)))
     }
 
     /// The analysis of stored node `id` whose text is `m`'s: kept from an earlier write while
@@ -408,18 +414,17 @@ impl Detector {
         sensitivity: Option<Sensitivity>,
     ) -> StoreResult<(Node, Vec<crate::domain::conflict::Conflict>)> {
         let _busy = self.load.enter();
-        let (id, analysis) = (
-            node.id,
-            Arc::new(contradiction::analyse(&Probe::of_new(&node).memory())),
-        );
-        let found = if detect {
+        let id = node.id;
+        let analyse = || Arc::new(contradiction::analyse(&Probe::of_new(&node).memory()));
+        let (found, analysis) = if detect {
             let probe = Probe::of_new(&node);
-            let findings = self
-                .find_analysed(store, &probe, &analysis, sensitivity)
+            let (findings, analysis) = self
+                .find_analysed(store, &probe, analyse, sensitivity)
                 .await?;
-            self.to_conflicts(store, &probe, node.id, findings).await?
+            let found = self.to_conflicts(store, &probe, node.id, findings).await?;
+            (found, analysis)
         } else {
-            Vec::new()
+            (Vec::new(), analyse())
         };
         let written = store.create_node(node, found).await?;
         // The next writes find this node as a candidate: keep what was worked out already.
