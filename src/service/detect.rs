@@ -205,15 +205,14 @@ impl Detector {
         // `join!` polls the search first, so its first statement is on its way before the
         // analysis starts: the two run at the same time.
         let (candidates, analysis) = tokio::join!(search, async { analyse() });
-        let (candidates, analysis) = (candidates?, &analysis);
-        let new = Analysed::new(probe.memory(), analysis);
-        let candidates = candidates.into_iter().filter(|c| !c.remembered);
+        let candidates = candidates?.into_iter().filter(|c| !c.remembered);
         let findings = match &self.llm {
             None => {
-                let candidates = candidates.collect();
-                judging::judge(&self.analyses, &self.load, new, analysis, candidates, cfg).await
+                let (memo, load, new) = (&self.analyses, &self.load, probe.memory());
+                judging::judge(memo, load, new, &analysis, candidates.collect(), cfg).await
             }
             Some(llm) => {
+                let new = Analysed::new(probe.memory(), &analysis);
                 let judged = candidates
                     .map(|c| {
                         let analysis = self.analysis(c.node.id, &memory_of(&c));
@@ -223,7 +222,7 @@ impl Detector {
                 judge_with_llm(llm, new, judged, &cfg).await
             }
         };
-        Ok((findings, Arc::clone(analysis)))
+        Ok((findings, analysis))
     }
 
     /// The analysis of stored node `id` whose text is `m`'s: kept from an earlier write while

@@ -70,25 +70,27 @@ pub fn analysis_of(analyses: &Memo<Analysis>, id: uuid::Uuid, m: &Memory) -> Arc
     })
 }
 
-/// The findings among `candidates` for the new memory, in the candidates' order.
+/// The findings among `candidates` for the new memory (`new`, analysed as `analysis`), in
+/// the candidates' order.
 pub async fn judge(
     analyses: &Arc<Memo<Analysis>>,
     load: &Load,
-    new: Analysed<'_>,
-    new_analysis: &Arc<Analysis>,
+    new: Memory<'_>,
+    analysis: &Arc<Analysis>,
     mut candidates: Vec<Candidate>,
     cfg: DetectConfig,
 ) -> Vec<Finding> {
+    let ours = Analysed::new(new, analysis);
     if candidates.len() < SPLIT_FROM || !load.spare_core() {
-        return judge_each(analyses, new, candidates, &cfg);
+        return judge_each(analyses, ours, candidates, &cfg);
     }
     let second = candidates.split_off(candidates.len() / 2);
-    let owned = OwnedMemory::of(&new.memory);
-    let (memo, theirs) = (Arc::clone(analyses), Arc::clone(new_analysis));
+    let owned = OwnedMemory::of(&new);
+    let (memo, theirs) = (Arc::clone(analyses), Arc::clone(analysis));
     let helper = tokio::task::spawn_blocking(move || {
         judge_each(&memo, Analysed::new(owned.memory(), &theirs), second, &cfg)
     });
-    let mut found = judge_each(analyses, new, candidates, &cfg);
+    let mut found = judge_each(analyses, ours, candidates, &cfg);
     match helper.await {
         Ok(more) => found.extend(more),
         // Judging on one thread would have panicked this task the same way.
@@ -234,15 +236,7 @@ mod tests {
             async move {
                 let _busy = load.enter();
                 let split = load.spare_core();
-                let found = judge(
-                    memo,
-                    &load,
-                    Analysed::new(new, analysis),
-                    analysis,
-                    candidates,
-                    cfg,
-                )
-                .await;
+                let found = judge(memo, &load, new, analysis, candidates, cfg).await;
                 let found: Vec<_> = found.into_iter().map(|f| (f.old.id, f.verdict)).collect();
                 (split, found)
             }
