@@ -364,7 +364,9 @@ pub fn enum_swap(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
     if al.ratio < NEAR_DUPLICATE {
         return None;
     }
-    let k = al.hunks.iter().position(|h| is_swap(old, new, h))?;
+    // Each hunk is judged once: `is_swap` is the costliest test of a near duplicate.
+    let swapped: Vec<bool> = al.hunks.iter().map(|h| is_swap(old, new, h)).collect();
+    let k = swapped.iter().position(|&s| s)?;
     let swap = &al.hunks[k];
     // A swapped day beside another swapped detail is another event on another day ("went
     // hiking on Saturday" / "went swimming on Sunday"), not a changed fact.
@@ -386,7 +388,7 @@ pub fn enum_swap(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
         };
         has(old, &h.a) && has(new, &h.b)
     });
-    let swaps = al.hunks.iter().filter(|h| is_swap(old, new, h)).count();
+    let swaps = swapped.iter().filter(|&&s| s).count();
     if swapped_days > 0 && (swaps > swapped_days || refigured) {
         return None;
     }
@@ -449,7 +451,7 @@ pub fn days_swapped(old: &Side, new: &Side, al: &Alignment) -> bool {
     al.hunks.iter().any(|h| day(old, &h.a) && day(new, &h.b))
 }
 
-fn is_swap(old: &Side, new: &Side, h: &Hunk) -> bool {
+fn is_swap<'a>(old: &'a Side, new: &'a Side, h: &Hunk) -> bool {
     let (ta, tb) = (&old.tokens[h.a.clone()], &new.tokens[h.b.clone()]);
     let content = |ts: &[Token]| ts.iter().filter(|t| t.is_content()).count();
     if ta.is_empty()
@@ -466,19 +468,19 @@ fn is_swap(old: &Side, new: &Side, h: &Hunk) -> bool {
     if has_value(old, &h.a) || has_value(new, &h.b) {
         return false;
     }
-    let keys = |s: &Side, r: &std::ops::Range<usize>| -> Vec<String> {
+    let keys = |s: &'a Side, r: &std::ops::Range<usize>| -> Vec<&'a str> {
         r.clone()
             .filter(|&i| is_name_like(s, i))
-            .map(|i| s.tokens[i].stem.clone())
+            .map(|i| s.tokens[i].stem.as_str())
             .collect()
     };
     let (ka, kb) = (keys(old, &h.a), keys(new, &h.b));
     // A member still stated elsewhere on the other side was reordered, not replaced ("Go and
     // Rust" / "Go, Rust and Python"); a near-synonym restates the fact ("likes" / "loves").
-    let stated = |k: &String, s: &Side| s.tokens.iter().any(|t| t.stem == *k);
+    let stated = |k: &str, s: &Side| s.tokens.iter().any(|t| t.stem == k);
     let joined = |ts: &[Token]| ts.iter().map(|t| t.norm.as_str()).collect::<String>();
     let grown = new.tokens.len() > old.tokens.len() && (in_list(old, &h.a) || in_list(new, &h.b));
-    if (grown && ka.iter().all(|k| stated(k, new)))
+    if (grown && ka.iter().all(|&k| stated(k, new)))
         || ka.iter().any(|a| kb.iter().any(|b| shifts::synonyms(a, b)))
         || shifts::synonyms(&joined(ta), &joined(tb))
     {
@@ -497,11 +499,11 @@ fn is_swap(old: &Side, new: &Side, h: &Hunk) -> bool {
 /// another: a word of one in another form on the other ("choose to opt" / "opted", "with
 /// immediate effect" / "immediately"), or a clause rather than a value (a modal or a relative
 /// pronoun: "will stop", "which put pressure on").
-fn reworded(ta: &[Token], tb: &[Token]) -> bool {
-    let content = |ts: &[Token]| -> Vec<String> {
+fn reworded<'a>(ta: &'a [Token], tb: &'a [Token]) -> bool {
+    let content = |ts: &'a [Token]| -> Vec<&'a str> {
         ts.iter()
             .filter(|t| t.is_content() && t.kind == Kind::Word)
-            .map(|t| t.norm.clone())
+            .map(|t| t.norm.as_str())
             .collect()
     };
     let (ca, cb) = (content(ta), content(tb));

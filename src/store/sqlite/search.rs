@@ -318,12 +318,13 @@ async fn walk_postings(
         walk = walk.arg(token);
     }
     let row = only_row(walk, conn, "postings").await?;
+    // Borrowed from the row: the postings are parsed, never kept as text.
     let mut merged = Vec::with_capacity(tokens.len());
     for i in 0..tokens.len() {
-        merged.push(row.try_get::<Option<String>, _>(i)?.unwrap_or_default());
+        merged.push(row.try_get::<Option<&str>, _>(i)?.unwrap_or_default());
     }
-    let recent: Option<String> = row.try_get(tokens.len())?;
-    let buffered = buffered_postings(recent.as_deref().unwrap_or_default(), tokens);
+    let recent: Option<&str> = row.try_get(tokens.len())?;
+    let buffered = buffered_postings(recent.unwrap_or_default(), tokens);
     let walks = merged
         .iter()
         .zip(buffered)
