@@ -413,14 +413,13 @@ impl Detector {
         sensitivity: Option<Sensitivity>,
     ) -> StoreResult<(Node, Vec<crate::domain::conflict::Conflict>)> {
         let _busy = self.load.enter();
-        let id = node.id;
-        let analyse = || Arc::new(contradiction::analyse(&Probe::of_new(&node).memory()));
+        let (id, probe) = (node.id, Probe::of_new(&node));
+        let analyse = || Arc::new(contradiction::analyse(&probe.memory()));
         let (found, analysis) = if detect {
-            let probe = Probe::of_new(&node);
             let (findings, analysis) = self
                 .find_analysed(store, &probe, analyse, sensitivity)
                 .await?;
-            let found = self.to_conflicts(store, &probe, node.id, findings).await?;
+            let found = self.to_conflicts(store, &probe, id, findings).await?;
             (found, analysis)
         } else {
             (Vec::new(), analyse())
