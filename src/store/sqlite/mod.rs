@@ -5,6 +5,7 @@
 //! read, and lists of nodes are not locked at all. Full-text search is an FTS5 table (`search.rs`); waiters are woken in
 //! process, since one process serves one database file.
 
+mod functions;
 mod grouped;
 mod search;
 
@@ -249,7 +250,7 @@ impl SqliteStore {
             .pragma("temp_store", "memory");
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
-            .after_connect(|conn, _| Box::pin(stable_plans(conn)))
+            .after_connect(|conn, _| Box::pin(configure(conn)))
             .connect_with(options)
             .await?;
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
@@ -278,16 +279,49 @@ impl SqliteStore {
     }
 }
 
+/// Sets up a new connection: stable plans, and the candidate search's functions.
+async fn configure(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+    let mut handle = conn.lock_handle().await?;
+    let db = handle.as_raw_handle().as_ptr();
+    // SAFETY: `db` is this connection's open handle, held locked for both calls.
+    unsafe {
+        stable_plans(db)?;
+        functions_on(db)
+    }
+}
+
+/// Registers the candidate search's functions on a connection opened elsewhere (a test's
+/// pool): registering them again only replaces them.
+async fn register_functions(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+    let mut handle = conn.lock_handle().await?;
+    // SAFETY: as in `configure`.
+    unsafe { functions_on(handle.as_raw_handle().as_ptr()) }
+}
+
+/// # Safety
+/// `db` must be an open connection that no other thread uses during the call.
+unsafe fn functions_on(db: *mut libsqlite3_sys::sqlite3) -> Result<(), sqlx::Error> {
+    // SAFETY: the caller's promise.
+    let rc = unsafe { functions::register(db) };
+    if rc != libsqlite3_sys::SQLITE_OK {
+        return Err(sqlx::Error::Configuration(
+            format!("registering the search functions failed with code {rc}").into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Turns on SQLite's query planner stability guarantee for a connection: plans no longer
 /// depend on bound values. Without it, a statement with a bound `limit $n` (read at prepare
 /// time as a constant) expires whenever the value is bound again and is parsed and planned
 /// anew on every execution (about 6% of the server's CPU per `POST /nodes`). No query here
 /// relies on a bound value for its plan (no `like` with a bound pattern, no `sqlite_stat4`).
-async fn stable_plans(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
-    let mut handle = conn.lock_handle().await?;
-    let db = handle.as_raw_handle().as_ptr();
-    // SAFETY: `db` is this connection's open handle, held locked for the call; the option
-    // takes an int and an optional out-pointer, passed as null.
+///
+/// # Safety
+/// `db` must be an open connection that no other thread uses during the call.
+unsafe fn stable_plans(db: *mut libsqlite3_sys::sqlite3) -> Result<(), sqlx::Error> {
+    // SAFETY: the caller's promise; the option takes an int and an optional out-pointer,
+    // passed as null.
     let rc = unsafe {
         libsqlite3_sys::sqlite3_db_config(
             db,

@@ -3,13 +3,11 @@
 //! kept by triggers too), and the checks that read JSON with `json_each`.
 
 use sqlx::sqlite::SqliteRow;
-use sqlx::{AssertSqlSafe, Row, Sqlite, SqliteConnection, SqlitePool};
+use sqlx::{Row, Sqlite, SqliteConnection, SqlitePool};
 
 use crate::domain::node::{Node, embedding_from_bytes};
 use crate::domain::pre_image::unhex;
-use crate::domain::retrieval::{
-    INDEX_HITS_PER_CANDIDATE, RANKING_BUDGET, best_hits, query_tokens, rarity,
-};
+use crate::domain::retrieval::{INDEX_HITS_PER_CANDIDATE, RANKING_BUDGET};
 use crate::domain::time;
 use crate::store::backend::{Id, Q, QueryExt, Texts};
 use crate::store::check::{JsonSql, postings_not_recounted, postings_out_of_step};
@@ -45,29 +43,8 @@ macro_rules! remembered {
 }
 pub(super) use remembered;
 
-/// The postings of a write's query tokens (`$2`, `$3`, …), newest first and at most `$1` per
-/// token, as one row: a column per token with its nodes' rowids (comma-separated; a
-/// primary-key range read of `node_tokens` each), and a last column with every node of the
-/// unmerged buffer `recent_tokens` and its tokens (`rowid token token…`, comma-separated; at
-/// most 127 nodes). One row, because each row is a message to the async side. The buffer is
-/// read once and matched in Rust: a scan per token cost more than the buffer saves. The hits
-/// are scored in Rust too (`retrieval::best_hits`): SQLite's `group by` and `order by` over
-/// the same postings cost twice what walking them did.
-fn postings_sql(tokens: usize) -> String {
-    let mut sql = String::from("select ");
-    for i in 0..tokens {
-        sql.push_str(&format!(
-            "(select group_concat(node) from (select node from node_tokens \
-             where term = ${} order by node desc limit $1)), ",
-            i + 2
-        ));
-    }
-    sql.push_str("(select group_concat(node || ' ' || terms, ',') from recent_tokens)");
-    sql
-}
-
-/// The buffered nodes (`recent`, as [`postings_sql`] returns them) that hold each token.
-fn buffered_postings(recent: &str, tokens: &[(String, i64)]) -> Vec<Vec<i64>> {
+/// The buffered nodes (`recent`, as [`SEARCH`] reads them) that hold each token.
+pub(super) fn buffered_postings(recent: &str, tokens: &[(String, i64)]) -> Vec<Vec<i64>> {
     let mut out = vec![Vec::new(); tokens.len()];
     if recent.is_empty() {
         return out;
@@ -96,7 +73,7 @@ fn buffered_postings(recent: &str, tokens: &[(String, i64)]) -> Vec<Vec<i64>> {
 /// the newest `limit` of `node_tokens`, comma-separated rowids) and the buffered ones. A node
 /// is in only one of the two. Buffered nodes are the newest as long as rowids only grow,
 /// which the schema does not promise, so the two are sorted together.
-fn newest_postings(merged: &str, buffered: Vec<i64>, limit: usize) -> Vec<i64> {
+pub(super) fn newest_postings(merged: &str, buffered: Vec<i64>, limit: usize) -> Vec<i64> {
     let mut all: Vec<i64> = merged
         .split(',')
         .filter_map(|n| n.parse::<i64>().ok())
@@ -126,7 +103,7 @@ fn newest_postings(merged: &str, buffered: Vec<i64>, limit: usize) -> Vec<i64> {
 /// about a tenth of the server's CPU per write. The confidence is passed as text with 17
 /// significant digits, which read back as the same double; JSON's own rendering keeps 15.
 macro_rules! candidates_of_hits {
-    ($order:literal) => {
+    ($hits:literal, $order:literal) => {
         concat!(
             "select json_group_array(json_array(node_id, title, body, memory_type, \
              json(labels), scope, source, printf('%!.17g', confidence), state, observed_at, \
@@ -135,7 +112,9 @@ macro_rules! candidates_of_hits {
             node_columns!("n", ""),
             ", n.embedding, h.key as hit, ",
             remembered!(),
-            " from json_each($1) h cross join nodes n on n.rowid = h.value \
+            " from json_each(",
+            $hits,
+            ") h cross join nodes n on n.rowid = h.value \
              where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
                and ($4 is null or n.node_id <> $4) ",
             $order,
@@ -143,8 +122,45 @@ macro_rules! candidates_of_hits {
         )
     };
 }
-const CANDIDATES_OF_HITS: &str = candidates_of_hits!("");
-const CANDIDATES_OF_HITS_SORTED: &str = candidates_of_hits!("order by h.key");
+/// [`SEARCH`]'s candidates of given hits (`$1`), to test its plan.
+#[cfg(test)]
+const CANDIDATES_OF_HITS: &str = candidates_of_hits!("$1", "");
+const CANDIDATES_OF_HITS_SORTED: &str = candidates_of_hits!("$1", "order by h.key");
+
+/// A whole candidate search as one statement, its steps in Rust registered as SQL functions
+/// (`functions.rs`). One statement, because each statement is a hand-off to the connection's
+/// thread and back, and because each row is a message to the async side: the search took
+/// three of each when the steps in Rust ran between statements.
+///
+/// 1. `chosen`: the write's rarest tokens ([`functions::RAREST`]), from the statistics of its
+///    distinct tokens (`$1`) and its subject names (`$6`).
+/// 2. `found`: their postings, newest first and at most `$7` per token (a primary-key range
+///    read of `node_tokens` each), and every node of the unmerged buffer `recent_tokens`
+///    with its tokens (`rowid token token…`, comma-separated; at most 127 nodes), scored
+///    into the best `$8` hits ([`functions::HITS`]). The buffer is read once and matched in
+///    Rust: a scan per token cost more than the buffer saves. The scoring is in Rust too:
+///    SQLite's `group by` and `order by` over the same postings cost twice what walking them
+///    did.
+/// 3. The candidates among the hits ([`candidates_of_hits`], `$2` to `$5`).
+///
+/// One row: the hits (a JSON array of rowids, best first), and the candidates. Each step's
+/// result is one value, which a `materialized` CTE computes once.
+const SEARCH: &str = concat!(
+    "with chosen(tokens) as materialized (\
+       select concord_rarest(json_group_array(json_array(t.term, t.docs)), $6) \
+       from json_each($1) j cross join token_docs t on t.term = j.value), \
+     found(hits) as materialized (\
+       select case when c.tokens = '[]' then '[]' else concord_hits(c.tokens, \
+         (select json_group_array(json_array(k.key, coalesce((select group_concat(node) \
+            from (select node from node_tokens where term = k.value ->> 0 \
+                  order by node desc limit $7)), ''))) \
+          from json_each(c.tokens) k), \
+         (select group_concat(node || ' ' || terms, ',') from recent_tokens), $7, $8) end \
+       from chosen c) \
+     select f.hits, (",
+    candidates_of_hits!("f.hits", ""),
+    ") from found f"
+);
 
 /// One candidate as [`candidates_of_hits`] renders it: serde reads the `json_array` into the
 /// fields in their order.
@@ -250,8 +266,16 @@ async fn json_row<T: serde::de::DeserializeOwned>(
     conn: &mut SqliteConnection,
     what: &str,
 ) -> StoreResult<T> {
-    let rendered: String = only_row(query, conn, what).await?.try_get(0)?;
-    serde_json::from_str(&rendered).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
+    json_column(&only_row(query, conn, what).await?, 0, what)
+}
+
+/// The JSON value in column `i` of `row`.
+fn json_column<'r, T: serde::Deserialize<'r>>(
+    row: &'r SqliteRow,
+    i: usize,
+    what: &str,
+) -> StoreResult<T> {
+    serde_json::from_str(row.try_get(i)?).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
 }
 
 /// Postings walked per query token: the number the rarest-token policy aims for in all
@@ -269,86 +293,73 @@ pub fn fts_query(tokens: &[String], all: bool) -> String {
         .join(if all { " AND " } else { " OR " })
 }
 
-/// The new text's rarest tokens with their document frequencies.
-async fn rarest(
-    conn: &mut SqliteConnection,
-    tokens: &[String],
-    names: &[String],
-) -> StoreResult<Vec<(String, i64)>> {
-    if tokens.is_empty() {
-        return Ok(Vec::new());
-    }
-    // Distinct, so that the join below names each token once; a join, because `term in
-    // (select …)` builds a temporary index on every call.
-    let mut distinct = tokens.to_vec();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let query = sqlx::query::<Sqlite>(
-        "select json_group_array(json_array(t.term, t.docs)) from json_each($1) j \
-         cross join token_docs t on t.term = j.value",
-    )
-    .arg(Texts(&distinct));
-    let stats: Vec<(String, i64)> = json_row(query, conn, "token statistics").await?;
-    Ok(query_tokens(&stats, names))
-}
-
 pub async fn candidates_by_tokens(
     conn: &mut SqliteConnection,
     q: &CandidateQuery,
 ) -> StoreResult<Vec<Candidate>> {
-    let tokens = rarest(conn, &q.tokens, &q.names).await?;
-    if tokens.is_empty() {
+    if q.tokens.is_empty() {
         return Ok(Vec::new());
     }
-    let walks = walk_postings(conn, &tokens, POSTINGS_PER_TOKEN).await?;
-    let weights: Vec<f64> = tokens.iter().map(|(_, docs)| rarity(*docs)).collect();
-    let hits: Vec<i64> = best_hits(&weights, walks, q.limit * INDEX_HITS_PER_CANDIDATE);
-    first_candidates(conn, CANDIDATES_OF_HITS, &hits, q).await
+    let (hits, rows) = match search(conn, q, POSTINGS_PER_TOKEN).await {
+        Err(e) if functions_missing(&e) => {
+            super::register_functions(conn).await?;
+            search(conn, q, POSTINGS_PER_TOKEN).await?
+        }
+        searched => searched?,
+    };
+    let rows = in_hit_order_or_sorted(conn, rows, &hits, q).await?;
+    Ok(rows.into_iter().map(|(_, c)| c).collect())
 }
 
-/// Each token's postings, newest first and at most `limit`, paired with its index in `tokens`.
-async fn walk_postings(
+/// The hits of a candidate search ([`SEARCH`], at most `per_token` postings per token), and
+/// the candidates among them with their places among the hits.
+async fn search(
     conn: &mut SqliteConnection,
-    tokens: &[(String, i64)],
-    limit: i64,
-) -> StoreResult<Vec<(usize, Vec<i64>)>> {
-    // Only the number of walks varies; every token is bound.
-    let mut walk = sqlx::query::<Sqlite>(AssertSqlSafe(postings_sql(tokens.len()))).arg(limit);
-    for (token, _) in tokens {
-        walk = walk.arg(token);
-    }
-    let row = only_row(walk, conn, "postings").await?;
-    // Borrowed from the row: the postings are parsed, never kept as text.
-    let mut merged = Vec::with_capacity(tokens.len());
-    for i in 0..tokens.len() {
-        merged.push(row.try_get::<Option<&str>, _>(i)?.unwrap_or_default());
-    }
-    let recent: Option<&str> = row.try_get(tokens.len())?;
-    let buffered = buffered_postings(recent.unwrap_or_default(), tokens);
-    let walks = merged
-        .iter()
-        .zip(buffered)
-        .map(|(merged, buffered)| newest_postings(merged, buffered, limit as usize))
-        .enumerate()
-        .collect();
-    Ok(walks)
+    q: &CandidateQuery,
+    per_token: i64,
+) -> StoreResult<(Vec<i64>, Vec<(i64, Candidate)>)> {
+    // Distinct, so that the join names each token once; a join, because `term in (select …)`
+    // builds a temporary index on every call.
+    let mut distinct = q.tokens.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let query = sqlx::query::<Sqlite>(SEARCH)
+        .arg(Texts(&distinct))
+        .arg(&q.scope)
+        .arg(&q.memory_type)
+        .arg(q.exclude.map(Id))
+        .arg(q.limit as i64)
+        .arg(Texts(&q.names))
+        .arg(per_token)
+        .arg((q.limit * INDEX_HITS_PER_CANDIDATE) as i64);
+    let row = only_row(query, conn, "candidate search").await?;
+    let hits: Vec<i64> = json_column(&row, 0, "hits")?;
+    let rows: Vec<CandidateRow> = json_column(&row, 1, "candidates")?;
+    let rows = rows.into_iter().map(CandidateRow::decode);
+    Ok((hits, rows.collect::<StoreResult<_>>()?))
 }
 
-/// The candidates of `fast` (a [`CANDIDATES_OF_HITS`] query) when they came out in hit
-/// order, else those of the sorting query.
-async fn first_candidates(
+/// Whether `e` says that a connection lacks the search's functions: one that a pool this
+/// store did not configure opened (a test's). They are registered on first use.
+fn functions_missing(e: &StoreError) -> bool {
+    matches!(e, StoreError::Backend(sqlx::Error::Database(d))
+        if d.message().starts_with("no such function: concord_"))
+}
+
+/// Candidate `rows` when they came out in the order of their `hits`, else those of the
+/// sorting query.
+async fn in_hit_order_or_sorted(
     conn: &mut SqliteConnection,
-    fast: &'static str,
+    rows: Vec<(i64, Candidate)>,
     hits: &[i64],
     q: &CandidateQuery,
-) -> StoreResult<Vec<Candidate>> {
-    let mut rows = rows_of_hits(&mut *conn, fast, hits, q).await?;
+) -> StoreResult<Vec<(i64, Candidate)>> {
     let order: Vec<i64> = rows.iter().map(|(hit, _)| *hit).collect();
-    if !in_hit_order(&order) {
-        tracing::warn!("candidate rows came out of hit order; sorting them instead");
-        rows = rows_of_hits(conn, CANDIDATES_OF_HITS_SORTED, hits, q).await?;
+    if in_hit_order(&order) {
+        return Ok(rows);
     }
-    Ok(rows.into_iter().map(|(_, c)| c).collect())
+    tracing::warn!("candidate rows came out of hit order; sorting them instead");
+    rows_of_hits(conn, CANDIDATES_OF_HITS_SORTED, hits, q).await
 }
 
 /// FTS5's integrity check with rank 1 also compares the index with the external content table
@@ -465,34 +476,55 @@ mod tests {
     async fn node_with_tokens(pool: &SqlitePool, tokens: &str) -> i64 {
         sqlx::query_scalar(
             "insert into nodes (node_id, title, search_tokens, observed_at, created_at, \
-             updated_at) values ($1, $2, $2, 't', 't', 't') returning rowid",
+             updated_at) values ($1, $2, $2, $3, $3, $3) returning rowid",
         )
         .bind(uuid::Uuid::now_v7().to_string())
         .bind(tokens)
+        .bind("2026-03-01T12:00:00.000Z")
         .fetch_one(pool)
         .await
         .unwrap()
     }
 
+    /// A search by one token whose postings are walked at most 20 deep.
+    fn by_token(term: &str) -> CandidateQuery {
+        CandidateQuery {
+            exclude: None,
+            scope: "default".into(),
+            memory_type: "fact".into(),
+            tokens: vec![term.to_owned()],
+            names: Vec::new(),
+            labels: Vec::new(),
+            with_embedding: false,
+            limit: 20,
+            newest: 0,
+        }
+    }
+
     /// What walking one table of every node's postings would read, for each of a few terms,
-    /// must be what the walk reads from the merged and the buffered postings; and the check
-    /// must find them in step.
+    /// must be what the search reads from the merged and the buffered postings (the hits of
+    /// a search by that token alone, all equally rare, are its postings newest first); and
+    /// the check must find them in step.
     async fn assert_walks_match(pool: &SqlitePool, label: &str) {
-        let terms = ["common", "third", "t7", "t70", "t149", "absent"];
-        let tokens: Vec<(String, i64)> = terms.iter().map(|t| (t.to_string(), 1)).collect();
         let mut conn = pool.acquire().await.unwrap();
-        let walks = walk_postings(&mut conn, &tokens, 20).await.unwrap();
-        assert_eq!(walks.len(), terms.len(), "{label}");
-        for (i, nodes) in walks {
+        super::super::register_functions(&mut conn).await.unwrap();
+        for term in ["common", "third", "t7", "t70", "t149", "absent"] {
+            let (hits, rows) = search(&mut conn, &by_token(term), 20).await.unwrap();
             let newest: Vec<i64> = sqlx::query_scalar(
                 "select rowid from nodes where instr(' ' || search_tokens || ' ', \
                  ' ' || $1 || ' ') > 0 order by rowid desc limit 20",
             )
-            .bind(terms[i])
+            .bind(term)
             .fetch_all(pool)
             .await
             .unwrap();
-            assert_eq!(nodes, newest, "{label}: {}", terms[i]);
+            assert_eq!(hits, newest, "{label}: {term}");
+            let places: Vec<i64> = rows.iter().map(|(hit, _)| *hit).collect();
+            assert_eq!(
+                places,
+                (0..hits.len() as i64).collect::<Vec<_>>(),
+                "{label}: {term}"
+            );
         }
         let drift: Vec<String> = sqlx::query_scalar(NODE_TOKENS_DRIFT)
             .fetch_all(pool)
@@ -735,11 +767,14 @@ mod tests {
             // it returns a few (in rowid order, here from the fourth): those are not trusted,
             // and the sorting query answers instead.
             if limit >= 4 {
-                let other_plan = candidates_of_hits!("order by n.rowid");
-                let chosen = first_candidates(&mut conn, other_plan, &hits, &q)
+                let other_plan = candidates_of_hits!("$1", "order by n.rowid");
+                let rows = rows_of_hits(&mut conn, other_plan, &hits, &q)
                     .await
                     .unwrap();
-                let chosen: Vec<String> = chosen.into_iter().map(|c| c.node.title).collect();
+                let chosen = in_hit_order_or_sorted(&mut conn, rows, &hits, &q)
+                    .await
+                    .unwrap();
+                let chosen: Vec<String> = chosen.into_iter().map(|(_, c)| c.node.title).collect();
                 let sorted: Vec<String> = sorted.iter().map(|(t, _)| t.clone()).collect();
                 assert_eq!(chosen, sorted, "limit {limit}");
             }
