@@ -79,11 +79,17 @@ where
     K: Copy + Eq + std::hash::Hash + Ord,
     I: IntoIterator<Item = K>,
 {
-    let mut walks: Vec<(usize, I)> = walks.into_iter().collect();
+    let mut walks: Vec<(usize, I::IntoIter)> = walks
+        .into_iter()
+        .map(|(token, nodes)| (token, nodes.into_iter()))
+        .collect();
     walks.sort_by_key(|(token, _)| *token);
     // Keys are row ids and UUIDs, not attacker-chosen strings: a fast hash beats SipHash here
-    // (a few thousand postings are scored per write).
-    let mut scores: rustc_hash::FxHashMap<K, f64> = Default::default();
+    // (a few thousand postings are scored per write). Sized for every posting up front: growing
+    // it step by step rehashed the scores several times per write.
+    let postings = walks.iter().map(|(_, nodes)| nodes.size_hint().0).sum();
+    let mut scores: rustc_hash::FxHashMap<K, f64> =
+        rustc_hash::FxHashMap::with_capacity_and_hasher(postings, Default::default());
     for (token, nodes) in walks {
         let weight = weights[token];
         for node in nodes {

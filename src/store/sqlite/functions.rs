@@ -5,11 +5,13 @@
 //! client, mostly the two threads waking each other on different cores). As functions the
 //! same Rust code runs on the connection's thread, inside the statement.
 //!
-//! Both functions take and return JSON text, and both are pure: the same arguments give the
-//! same result.
+//! The functions are pure: the same arguments give the same result. Postings go from SQLite
+//! to Rust as blobs of rowids, not as text: a few thousand rowids are walked per write, and
+//! rendering each as text, joining, quoting and parsing them again cost more than walking.
 
-use std::ffi::{CString, c_int};
+use std::ffi::{CString, c_int, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::ptr;
 
 use libsqlite3_sys as ffi;
 
@@ -22,36 +24,105 @@ use super::search::{buffered_postings, newest_postings};
 /// names (`[name, …]`).
 pub const RAREST: &str = "concord_rarest";
 
-/// `concord_hits(tokens, walks, recent, per_token, wanted)`: the best `wanted` hits
-/// (`[rowid, …]`, best first) of the `tokens` (as [`RAREST`] returns them), from each token's
-/// merged postings (`walks`, `[[index, "rowid,rowid,…"], …]`, newest first, at most
-/// `per_token` each) and the unmerged buffer (`recent`, `rowid term term…` comma-separated).
+/// `concord_walk(rowid)`, an aggregate: the rowids it is given, newest (largest) first, as
+/// a blob of little-endian 64-bit integers.
+pub const WALK: &str = "concord_walk";
+
+/// `concord_hits(index, walk, tokens, recent, per_token, wanted)`, an aggregate over the
+/// `tokens` (as [`RAREST`] returns them, the same in every row): the best `wanted` hits
+/// (`[rowid, …]`, best first) from each token's merged postings (`walk`, as [`WALK`] returns
+/// them, at most `per_token`, for the token at `index`) and the unmerged buffer (`recent`,
+/// `rowid term term…` comma-separated). Over no rows, no hits.
 pub const HITS: &str = "concord_hits";
 
-fn rarest(args: &[Arg]) -> Result<String, String> {
+fn rarest(args: &[Arg]) -> Result<Out, String> {
     let stats: Vec<(String, i64)> = json(args[0].text()?)?;
     let names: Vec<String> = json(args[1].text()?)?;
-    Ok(serde_json::to_string(&query_tokens(&stats, &names)).expect("pairs serialise"))
+    let picked = serde_json::to_string(&query_tokens(&stats, &names)).expect("pairs serialise");
+    Ok(Out::Text(picked))
 }
 
-fn hits(args: &[Arg]) -> Result<String, String> {
-    let tokens: Vec<(String, i64)> = json(args[0].text()?)?;
-    let walks: Vec<(usize, &str)> = json(args[1].text()?)?;
-    let recent = args[2].text_or_null()?.unwrap_or_default();
-    let (per_token, wanted) = (args[3].count()?, args[4].count()?);
-    let mut merged = vec![""; tokens.len()];
-    for (i, postings) in walks {
-        *merged.get_mut(i).ok_or("a walk of no token")? = postings;
+#[derive(Default)]
+struct Walk(Vec<i64>);
+
+impl Aggregate for Walk {
+    fn step(&mut self, args: &[Arg]) -> Result<(), String> {
+        self.0.push(args[0].int());
+        Ok(())
     }
-    let buffered = buffered_postings(recent, &tokens);
-    let walks = merged
-        .iter()
-        .zip(buffered)
-        .map(|(merged, buffered)| newest_postings(merged, buffered, per_token))
-        .enumerate();
-    let weights: Vec<f64> = tokens.iter().map(|(_, docs)| rarity(*docs)).collect();
-    let hits: Vec<i64> = best_hits(&weights, walks, wanted);
-    Ok(serde_json::to_string(&hits).expect("integers serialise"))
+
+    fn finish(mut self) -> Result<Out, String> {
+        // Already in this order when the rows came so; a sort of sorted rowids is one pass.
+        self.0.sort_unstable_by(|a, b| b.cmp(a));
+        Ok(Out::Blob(
+            self.0.iter().flat_map(|n| n.to_le_bytes()).collect(),
+        ))
+    }
+}
+
+#[derive(Default)]
+struct Hits {
+    /// What every row repeats, read from the first.
+    search: Option<Search>,
+    walks: Vec<(usize, Vec<i64>)>,
+}
+
+struct Search {
+    tokens: Vec<(String, i64)>,
+    recent: String,
+    per_token: usize,
+    wanted: usize,
+}
+
+impl Aggregate for Hits {
+    fn step(&mut self, args: &[Arg]) -> Result<(), String> {
+        if self.search.is_none() {
+            let tokens = json(args[2].text()?)?;
+            let recent = args[3].text_or_null()?.unwrap_or_default().to_owned();
+            self.search = Some(Search {
+                tokens,
+                recent,
+                per_token: args[4].count()?,
+                wanted: args[5].count()?,
+            });
+        }
+        let walk = args[1].blob()?;
+        if walk.len() % 8 != 0 {
+            return Err("a walk is not a list of rowids".to_owned());
+        }
+        let rowids = walk
+            .chunks_exact(8)
+            .map(|b| i64::from_le_bytes(b.try_into().expect("chunks of eight")));
+        self.walks.push((args[0].count()?, rowids.collect()));
+        Ok(())
+    }
+
+    fn finish(self) -> Result<Out, String> {
+        let Some(Search {
+            tokens,
+            recent,
+            per_token,
+            wanted,
+        }) = self.search
+        else {
+            return Ok(Out::Text("[]".to_owned()));
+        };
+        let mut merged: Vec<&[i64]> = vec![&[]; tokens.len()];
+        for (i, walk) in &self.walks {
+            *merged.get_mut(*i).ok_or("a walk of no token")? = walk;
+        }
+        let buffered = buffered_postings(&recent, &tokens);
+        let walks = merged
+            .iter()
+            .zip(buffered)
+            .map(|(merged, buffered)| newest_postings(merged, buffered, per_token))
+            .enumerate();
+        let weights: Vec<f64> = tokens.iter().map(|(_, docs)| rarity(*docs)).collect();
+        let hits: Vec<i64> = best_hits(&weights, walks, wanted);
+        Ok(Out::Text(
+            serde_json::to_string(&hits).expect("integers serialise"),
+        ))
+    }
 }
 
 fn json<'a, T: serde::Deserialize<'a>>(text: &'a str) -> Result<T, String> {
@@ -63,22 +134,29 @@ fn json<'a, T: serde::Deserialize<'a>>(text: &'a str) -> Result<T, String> {
 /// # Safety
 /// `db` must be an open connection that no other thread uses during the call.
 pub unsafe fn register(db: *mut ffi::sqlite3) -> c_int {
-    let functions: [(&str, c_int, Body); 2] = [(RAREST, 2, rarest), (HITS, 5, hits)];
-    for (name, arity, body) in functions {
+    let functions: [(&str, c_int, Entry); 3] = [
+        (RAREST, 2, Entry::Scalar(rarest)),
+        (WALK, 1, Entry::Aggregate(step::<Walk>, finish::<Walk>)),
+        (HITS, 6, Entry::Aggregate(step::<Hits>, finish::<Hits>)),
+    ];
+    for (name, arity, entry) in functions {
+        let (user_data, call, step, finish) = match entry {
+            Entry::Scalar(body) => (body as *mut c_void, Some(scalar as Call), None, None),
+            Entry::Aggregate(step, finish) => (ptr::null_mut(), None, Some(step), Some(finish)),
+        };
         let name = CString::new(name).expect("no NUL in a function name");
-        // SAFETY: `db` is open and ours for the call (the caller's promise); `body` is a
-        // plain function pointer, passed as the user data `call` reads back, so nothing
-        // needs destroying.
+        // SAFETY: `db` is open and ours for the call (the caller's promise). The user data is
+        // a plain function pointer (read back by `scalar`) or nothing: none needs destroying.
         let rc = unsafe {
             ffi::sqlite3_create_function_v2(
                 db,
                 name.as_ptr(),
                 arity,
                 ffi::SQLITE_UTF8 | ffi::SQLITE_DETERMINISTIC | ffi::SQLITE_DIRECTONLY,
-                body as *mut std::ffi::c_void,
-                Some(call),
-                None,
-                None,
+                user_data,
+                call,
+                step,
+                finish,
                 None,
             )
         };
@@ -89,7 +167,30 @@ pub unsafe fn register(db: *mut ffi::sqlite3) -> c_int {
     ffi::SQLITE_OK
 }
 
-type Body = fn(&[Arg]) -> Result<String, String>;
+type Call = unsafe extern "C" fn(*mut ffi::sqlite3_context, c_int, *mut *mut ffi::sqlite3_value);
+type Final = unsafe extern "C" fn(*mut ffi::sqlite3_context);
+
+/// How SQLite calls a function: a scalar through [`scalar`] with its body as the user data,
+/// an aggregate through its row's and its end's entry points.
+enum Entry {
+    Scalar(Scalar),
+    Aggregate(Call, Final),
+}
+
+/// A function's result.
+enum Out {
+    Text(String),
+    Blob(Vec<u8>),
+}
+
+type Scalar = fn(&[Arg]) -> Result<Out, String>;
+
+/// An aggregate function: a fresh state (`default`) takes each row's arguments, then gives
+/// the result.
+trait Aggregate: Default {
+    fn step(&mut self, args: &[Arg]) -> Result<(), String>;
+    fn finish(self) -> Result<Out, String>;
+}
 
 /// One argument of a call, valid for the call.
 struct Arg(*mut ffi::sqlite3_value);
@@ -119,44 +220,148 @@ impl Arg {
             .ok_or_else(|| "an argument is null".to_owned())
     }
 
-    fn count(&self) -> Result<usize, String> {
+    /// A blob argument's bytes (none for a null).
+    fn blob(&self) -> Result<&[u8], String> {
         // SAFETY: as in `text_or_null`.
-        let n = unsafe { ffi::sqlite3_value_int64(self.0) };
+        unsafe {
+            match ffi::sqlite3_value_type(self.0) {
+                ffi::SQLITE_NULL => Ok(&[]),
+                ffi::SQLITE_BLOB => {
+                    let ptr = ffi::sqlite3_value_blob(self.0);
+                    let len = ffi::sqlite3_value_bytes(self.0);
+                    if ptr.is_null() {
+                        return Ok(&[]);
+                    }
+                    Ok(std::slice::from_raw_parts(ptr.cast(), len as usize))
+                }
+                _ => Err("an argument is not a blob".to_owned()),
+            }
+        }
+    }
+
+    fn int(&self) -> i64 {
+        // SAFETY: as in `text_or_null`.
+        unsafe { ffi::sqlite3_value_int64(self.0) }
+    }
+
+    fn count(&self) -> Result<usize, String> {
+        let n = self.int();
         usize::try_from(n).map_err(|_| format!("{n} is not a count"))
     }
 }
 
-/// The entry point SQLite calls: runs the function in the user data on the arguments and
-/// sets the result, or the error (a panic too: it must not unwind into SQLite).
-unsafe extern "C" fn call(
+/// The arguments of a call.
+///
+/// # Safety
+/// `argv` must hold `argc` values valid for the call.
+unsafe fn args(argc: c_int, argv: *mut *mut ffi::sqlite3_value) -> Vec<Arg> {
+    // SAFETY: the caller's promise.
+    (0..argc as usize)
+        .map(|i| Arg(unsafe { *argv.add(i) }))
+        .collect()
+}
+
+/// Runs `body`, turning a panic into an error: it must not unwind into SQLite.
+fn guarded<T>(body: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|_| Err("the function panicked".into()))
+}
+
+/// The entry point of a scalar function: runs the function in the user data.
+unsafe extern "C" fn scalar(
     ctx: *mut ffi::sqlite3_context,
     argc: c_int,
     argv: *mut *mut ffi::sqlite3_value,
 ) {
-    // SAFETY: SQLite passes the user data given at registration (a `Body`) and `argc`
+    // SAFETY: SQLite passes the user data given at registration (a `Scalar`) and `argc`
     // arguments in `argv`, all valid for the call.
     let (body, args) = unsafe {
-        let body: Body =
-            std::mem::transmute::<*mut std::ffi::c_void, Body>(ffi::sqlite3_user_data(ctx));
-        let args: Vec<Arg> = (0..argc as usize).map(|i| Arg(*argv.add(i))).collect();
-        (body, args)
+        let body = std::mem::transmute::<*mut c_void, Scalar>(ffi::sqlite3_user_data(ctx));
+        (body, args(argc, argv))
     };
-    let outcome = catch_unwind(AssertUnwindSafe(|| body(&args)))
-        .unwrap_or_else(|_| Err("the function panicked".to_owned()));
-    // SAFETY: `ctx` is the running call's; SQLite copies the text (`SQLITE_TRANSIENT`).
+    // SAFETY: `ctx` is the running call's.
+    unsafe { set_result(ctx, guarded(|| body(&args))) }
+}
+
+/// The slot of an aggregate call's state in SQLite's memory for the call: zeroed when SQLite
+/// allocates it (on the first row); null when it never did (`bytes` 0, no row).
+///
+/// # Safety
+/// `ctx` must be a running aggregate call of `A`.
+unsafe fn slot<A>(ctx: *mut ffi::sqlite3_context, bytes: usize) -> *mut *mut A {
+    // SAFETY: the caller's promise.
+    unsafe { ffi::sqlite3_aggregate_context(ctx, bytes as c_int).cast() }
+}
+
+/// The entry point of an aggregate's row: the state is boxed on the first row, its pointer
+/// kept in SQLite's memory for the call.
+unsafe extern "C" fn step<A: Aggregate>(
+    ctx: *mut ffi::sqlite3_context,
+    argc: c_int,
+    argv: *mut *mut ffi::sqlite3_value,
+) {
+    // SAFETY: `ctx` is a running call of `A`; the slot, once allocated, holds null or the
+    // pointer this function boxed, which only `finish` takes back.
     unsafe {
-        match outcome {
-            Ok(text) => ffi::sqlite3_result_text(
+        let slot = slot::<A>(ctx, std::mem::size_of::<*mut A>());
+        if slot.is_null() {
+            ffi::sqlite3_result_error_nomem(ctx);
+            return;
+        }
+        if (*slot).is_null() {
+            *slot = Box::into_raw(Box::<A>::default());
+        }
+        let (state, args) = (&mut **slot, args(argc, argv));
+        if let Err(message) = guarded(|| state.step(&args)) {
+            result_error(ctx, &message);
+        }
+    }
+}
+
+/// The entry point of an aggregate's end (SQLite calls it once per call, after an error too):
+/// takes the state back and sets the result.
+unsafe extern "C" fn finish<A: Aggregate>(ctx: *mut ffi::sqlite3_context) {
+    // SAFETY: as in `step`; the pointer is taken out of the slot before it is freed.
+    unsafe {
+        let slot = slot::<A>(ctx, 0);
+        let state = if slot.is_null() || (*slot).is_null() {
+            A::default()
+        } else {
+            let state = *Box::from_raw(*slot);
+            *slot = ptr::null_mut();
+            state
+        };
+        set_result(ctx, guarded(|| state.finish()));
+    }
+}
+
+/// # Safety
+/// `ctx` must be the running call's.
+unsafe fn set_result(ctx: *mut ffi::sqlite3_context, out: Result<Out, String>) {
+    // SAFETY: the caller's promise; SQLite copies the value (`SQLITE_TRANSIENT`).
+    unsafe {
+        match out {
+            Ok(Out::Text(text)) => ffi::sqlite3_result_text(
                 ctx,
                 text.as_ptr().cast(),
                 text.len() as c_int,
                 ffi::SQLITE_TRANSIENT(),
             ),
-            Err(message) => {
-                ffi::sqlite3_result_error(ctx, message.as_ptr().cast(), message.len() as c_int)
-            }
+            Ok(Out::Blob(blob)) => ffi::sqlite3_result_blob(
+                ctx,
+                blob.as_ptr().cast(),
+                blob.len() as c_int,
+                ffi::SQLITE_TRANSIENT(),
+            ),
+            Err(message) => result_error(ctx, &message),
         }
     }
+}
+
+/// # Safety
+/// `ctx` must be the running call's.
+unsafe fn result_error(ctx: *mut ffi::sqlite3_context, message: &str) {
+    // SAFETY: the caller's promise; SQLite copies the message.
+    unsafe { ffi::sqlite3_result_error(ctx, message.as_ptr().cast(), message.len() as c_int) }
 }
 
 #[cfg(test)]
@@ -198,42 +403,48 @@ mod tests {
         assert_eq!(picked[0], ("berlin".to_owned(), 3));
     }
 
+    /// Two tokens' walks (the second given out of order) and the buffer, scored.
+    const WALKS: &str = "with walks(i, walk) as (\
+        select 0, (select concord_walk(column1) from (values (9), (7))) union all \
+        select 1, (select concord_walk(column1) from (values (5), (9), (2)))) ";
+
     #[sqlx::test(migrations = false)]
     async fn hits_score_merged_and_buffered_postings_as_retrieval_does(pool: SqlitePool) {
-        let tokens = vec![("berlin".to_owned(), 3), ("lives".to_owned(), 40)];
+        let tokens = r#"'[["berlin", 3], ["lives", 40]]'"#;
         // Node 12 is buffered and holds both tokens; 9 holds both, merged; 7 only the rare one.
         let sql = format!(
-            "select {HITS}('{}', '[[1, \"9,5,2\"], [0, \"9,7\"]]', \
-             '12 lives berlin,14 moved', 10, 3)",
-            serde_json::to_string(&tokens).unwrap()
+            "{WALKS} select {HITS}(i, walk, {tokens}, '12 lives berlin,14 moved', 10, 3) \
+             from walks"
         );
         let hits: Vec<i64> = serde_json::from_str(&call_sql(&pool, &sql).await.unwrap()).unwrap();
         let weights = [rarity(3), rarity(40)];
         let walks = vec![(0, vec![12, 9, 7]), (1, vec![12, 9, 5, 2])];
         assert_eq!(hits, best_hits::<i64, _>(&weights, walks, 3));
         assert_eq!(hits, [12, 9, 7]);
-        // No buffer, and a token without postings.
-        let sql = format!(
-            "select {HITS}('{}', '[[0, \"4\"]]', null, 10, 5)",
-            serde_json::to_string(&tokens).unwrap()
-        );
-        assert_eq!(call_sql(&pool, &sql).await.unwrap(), "[4]");
+        // No buffer, two wanted.
+        let sql = format!("{WALKS} select {HITS}(i, walk, {tokens}, null, 10, 2) from walks");
+        assert_eq!(call_sql(&pool, &sql).await.unwrap(), "[9,7]");
+        // No token, no hits.
+        let sql =
+            format!("{WALKS} select {HITS}(i, walk, {tokens}, null, 1, 5) from walks where 0");
+        assert_eq!(call_sql(&pool, &sql).await.unwrap(), "[]");
     }
 
     /// Bad arguments are the statement's error, never a crash.
     #[sqlx::test(migrations = false)]
     async fn bad_arguments_fail_the_statement(pool: SqlitePool) {
+        let hits = |args: &str| format!("select {HITS}({args})");
         for (sql, says) in [
             (format!("select {RAREST}('not json', '[]')"), "expected"),
             (format!("select {RAREST}(null, '[]')"), "null"),
+            (hits(r#"3, x'', '[["a", 1]]', null, 1, 1"#), "no token"),
             (
-                format!("select {HITS}('[[\"a\", 1]]', '[[3, \"1\"]]', null, 1, 1)"),
-                "no token",
+                hits(r#"0, x'01', '[["a", 1]]', null, 1, 1"#),
+                "not a list of rowids",
             ),
-            (
-                format!("select {HITS}('[[\"a\", 1]]', '[]', null, -1, 1)"),
-                "not a count",
-            ),
+            (hits(r#"0, 'text', '[["a", 1]]', null, 1, 1"#), "not a blob"),
+            (hits(r#"0, x'', '[["a", 1]]', null, -1, 1"#), "not a count"),
+            (hits("0, x'', 'nope', null, 1, 1"), "expected"),
         ] {
             let e = call_sql(&pool, &sql).await.unwrap_err();
             assert!(e.contains(says), "{sql}: {e}");

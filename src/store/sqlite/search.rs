@@ -70,21 +70,29 @@ pub(super) fn buffered_postings(recent: &str, tokens: &[(String, i64)]) -> Vec<V
 }
 
 /// A token's postings, newest first and at most `limit`: the merged ones (`merged`, already
-/// the newest `limit` of `node_tokens`, comma-separated rowids) and the buffered ones. A node
-/// is in only one of the two. Buffered nodes are the newest as long as rowids only grow,
-/// which the schema does not promise, so the two are sorted together.
-pub(super) fn newest_postings(merged: &str, buffered: Vec<i64>, limit: usize) -> Vec<i64> {
-    let mut all: Vec<i64> = merged
-        .split(',')
-        .filter_map(|n| n.parse::<i64>().ok())
-        .collect();
+/// the newest `limit` of `node_tokens`, newest first) and the
+/// buffered ones. A node is in only one of the two. Buffered nodes are the newest as long as
+/// rowids only grow, which the schema does not promise, so the two are merged by rowid.
+pub(super) fn newest_postings(merged: &[i64], mut buffered: Vec<i64>, limit: usize) -> Vec<i64> {
     if buffered.is_empty() {
-        return all;
+        return merged.to_vec();
     }
-    all.extend(buffered);
-    all.sort_unstable_by(|a, b| b.cmp(a));
-    all.dedup();
-    all.truncate(limit);
+    buffered.sort_unstable_by(|a, b| b.cmp(a));
+    let mut merged = merged.iter().copied().peekable();
+    let mut buffered = buffered.into_iter().peekable();
+    let mut all = Vec::with_capacity(limit.min(4096));
+    while all.len() < limit {
+        let next = match (merged.peek(), buffered.peek()) {
+            (Some(m), Some(b)) if m >= b => merged.next(),
+            (_, Some(_)) => buffered.next(),
+            (Some(_), None) => merged.next(),
+            (None, None) => break,
+        };
+        let next = next.expect("peeked");
+        if all.last() != Some(&next) {
+            all.push(next);
+        }
+    }
     all
 }
 
@@ -135,9 +143,10 @@ const CANDIDATES_OF_HITS_SORTED: &str = candidates_of_hits!("$1", "order by h.ke
 /// 1. `chosen`: the write's rarest tokens ([`functions::RAREST`]), from the statistics of its
 ///    distinct tokens (`$1`) and its subject names (`$6`).
 /// 2. `found`: their postings, newest first and at most `$7` per token (a primary-key range
-///    read of `node_tokens` each), and every node of the unmerged buffer `recent_tokens`
-///    with its tokens (`rowid token token…`, comma-separated; at most 127 nodes), scored
-///    into the best `$8` hits ([`functions::HITS`]). The buffer is read once and matched in
+///    read of `node_tokens` each, gathered by [`functions::WALK`]), and every node of the
+///    unmerged buffer `recent_tokens` with its tokens (`rowid token token…`, comma-separated;
+///    at most 127 nodes), scored into the best `$8` hits ([`functions::HITS`], over the
+///    tokens: no token, no hits). The buffer is read once and matched in
 ///    Rust: a scan per token cost more than the buffer saves. The scoring is in Rust too:
 ///    SQLite's `group by` and `order by` over the same postings cost twice what walking them
 ///    did.
@@ -150,13 +159,11 @@ const SEARCH: &str = concat!(
        select concord_rarest(json_group_array(json_array(t.term, t.docs)), $6) \
        from json_each($1) j cross join token_docs t on t.term = j.value), \
      found(hits) as materialized (\
-       select case when c.tokens = '[]' then '[]' else concord_hits(c.tokens, \
-         (select json_group_array(json_array(k.key, coalesce((select group_concat(node) \
-            from (select node from node_tokens where term = k.value ->> 0 \
-                  order by node desc limit $7)), ''))) \
-          from json_each(c.tokens) k), \
-         (select group_concat(node || ' ' || terms, ',') from recent_tokens), $7, $8) end \
-       from chosen c) \
+       select concord_hits(k.key, \
+         (select concord_walk(node) from (select node from node_tokens \
+            where term = k.value ->> 0 order by node desc limit $7)), \
+         c.tokens, (select group_concat(node || ' ' || terms, ',') from recent_tokens), $7, $8) \
+       from chosen c cross join json_each(c.tokens) k) \
      select f.hits, (",
     candidates_of_hits!("f.hits", ""),
     ") from found f"
@@ -449,10 +456,16 @@ mod tests {
 
     #[test]
     fn buffered_postings_are_sorted_in_with_the_merged_ones() {
-        assert_eq!(newest_postings("9,7,3", vec![], 2), [9, 7, 3]);
-        assert_eq!(newest_postings("9,7,3", vec![12, 5], 4), [12, 9, 7, 5]);
-        assert_eq!(newest_postings("", vec![12, 5], 4), [12, 5]);
-        assert_eq!(newest_postings("9,7", vec![7], 4), [9, 7]);
+        assert_eq!(newest_postings(&[9, 7, 3], vec![], 2), [9, 7, 3]);
+        assert_eq!(newest_postings(&[9, 7, 3], vec![12, 5], 4), [12, 9, 7, 5]);
+        assert_eq!(newest_postings(&[], vec![12, 5], 4), [12, 5]);
+        assert_eq!(newest_postings(&[9, 7], vec![7], 4), [9, 7]);
+        assert_eq!(
+            newest_postings(&[9, 7, 3], vec![5, 12, 1], 10),
+            [12, 9, 7, 5, 3, 1]
+        );
+        assert_eq!(newest_postings(&[9, 7, 3], vec![5, 12, 1], 3), [12, 9, 7]);
+        assert_eq!(newest_postings(&[9, 7, 3], vec![2, 1], 4), [9, 7, 3, 2]);
     }
 
     #[test]
