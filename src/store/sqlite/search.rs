@@ -5,8 +5,8 @@
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, Sqlite, SqliteConnection, SqlitePool};
 
+use super::functions::{self, Packed};
 use crate::domain::node::{Node, embedding_from_bytes};
-use crate::domain::pre_image::unhex;
 use crate::domain::retrieval::{INDEX_HITS_PER_CANDIDATE, RANKING_BUDGET};
 use crate::domain::time;
 use crate::store::backend::{Id, Q, QueryExt, Texts};
@@ -106,17 +106,15 @@ pub(super) fn newest_postings(merged: &[i64], mut buffered: Vec<i64>, limit: usi
 /// read them otherwise, its rows come out of hit order (once there are a few), so they are
 /// checked ([`in_hit_order`]) and [`CANDIDATES_OF_HITS_SORTED`] answers instead.
 ///
-/// The candidates come back as one row, a JSON array of arrays (see [`CandidateRow`]): as
-/// fifty rows, each row was a message to the async side and a copy of each of its values,
-/// about a tenth of the server's CPU per write. The confidence is passed as text with 17
-/// significant digits, which read back as the same double; JSON's own rendering keeps 15.
+/// The candidates come back as one value, packed by [`functions::ROWS`]: as fifty rows, each
+/// row was a message to the async side and a copy of each of its values, about a tenth of the
+/// server's CPU per write; as JSON, the bodies were quoted and parsed again.
 macro_rules! candidates_of_hits {
     ($hits:literal, $order:literal) => {
         concat!(
-            "select json_group_array(json_array(node_id, title, body, memory_type, \
-             json(labels), scope, source, printf('%!.17g', confidence), state, observed_at, \
-             created_at, updated_at, has_embedding, hex(embedding), hit, remembered)) \
-             from (select ",
+            "select concord_rows(node_id, title, body, memory_type, labels, scope, source, \
+             confidence, state, observed_at, created_at, updated_at, has_embedding, embedding, \
+             hit, remembered) from (select ",
             node_columns!("n", ""),
             ", n.embedding, h.key as hit, ",
             remembered!(),
@@ -169,67 +167,71 @@ const SEARCH: &str = concat!(
     ") from found f"
 );
 
-/// One candidate as [`candidates_of_hits`] renders it: serde reads the `json_array` into the
-/// fields in their order.
-#[derive(serde::Deserialize)]
-struct CandidateRow {
-    node_id: String,
-    title: String,
-    body: String,
-    memory_type: String,
-    labels: Vec<String>,
-    scope: String,
-    source: Option<String>,
-    confidence: String,
-    state: String,
-    observed_at: String,
-    created_at: String,
-    updated_at: String,
-    has_embedding: i64,
-    /// `hex()` of the blob: empty when there is none.
-    embedding: String,
-    hit: i64,
-    remembered: i64,
+/// The candidates a [`candidates_of_hits`] query packed, each with its place among the hits.
+fn unpack_candidates(packed: &[u8]) -> StoreResult<Vec<(i64, Candidate)>> {
+    let values = functions::unpack(packed).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    if values.len() % CANDIDATE_COLUMNS != 0 {
+        return Err(StoreError::Corrupt("candidates: a row is cut short".into()));
+    }
+    values
+        .chunks_exact(CANDIDATE_COLUMNS)
+        .map(candidate)
+        .collect()
 }
 
-impl CandidateRow {
-    /// The candidate, and its place among the hits.
-    fn decode(self) -> StoreResult<(i64, Candidate)> {
-        let id = self.node_id;
-        let corrupt = |what: &str| StoreError::Corrupt(format!("candidate {id}: bad {what}"));
-        let ts = |text: &str, what: &str| time::parse(text).ok_or_else(|| corrupt(what));
-        let node = Node {
-            id: Uuid::parse_str(&id).map_err(|_| corrupt("node_id"))?,
-            title: self.title,
-            body: self.body,
-            memory_type: self.memory_type,
-            labels: self.labels,
-            scope: self.scope,
-            source: self.source,
-            confidence: self.confidence.parse().map_err(|_| corrupt("confidence"))?,
-            state: self.state.parse().map_err(|_| corrupt("state"))?,
-            observed_at: ts(&self.observed_at, "observed_at")?,
-            created_at: ts(&self.created_at, "created_at")?,
-            updated_at: ts(&self.updated_at, "updated_at")?,
-            has_embedding: self.has_embedding != 0,
-            conflict_ids: Vec::new(),
-        };
-        let embedding = match self.embedding.as_str() {
-            "" => None,
-            hex => Some(embedding_from_bytes(
-                &unhex(hex).ok_or_else(|| corrupt("embedding"))?,
-            )),
-        };
-        let remembered = self.remembered != 0;
-        Ok((
-            self.hit,
-            Candidate {
-                node,
-                embedding,
-                remembered,
-            },
-        ))
-    }
+/// The columns of one candidate, as [`candidates_of_hits`] packs them.
+const CANDIDATE_COLUMNS: usize = 16;
+
+/// One candidate from its packed columns, and its place among the hits.
+fn candidate(v: &[Packed]) -> StoreResult<(i64, Candidate)> {
+    let id = match v[0] {
+        Packed::Text(id) => id,
+        _ => return Err(StoreError::Corrupt("candidate: no node_id".into())),
+    };
+    let corrupt = |what: &str| StoreError::Corrupt(format!("candidate {id}: bad {what}"));
+    let text = |i: usize, what: &str| match v[i] {
+        Packed::Text(t) => Ok(t),
+        _ => Err(corrupt(what)),
+    };
+    let int = |i: usize, what: &str| match v[i] {
+        Packed::Int(n) => Ok(n),
+        _ => Err(corrupt(what)),
+    };
+    let ts = |i: usize, what: &str| time::parse(text(i, what)?).ok_or_else(|| corrupt(what));
+    let node = Node {
+        id: Uuid::parse_str(id).map_err(|_| corrupt("node_id"))?,
+        title: text(1, "title")?.to_owned(),
+        body: text(2, "body")?.to_owned(),
+        memory_type: text(3, "memory_type")?.to_owned(),
+        labels: serde_json::from_str(text(4, "labels")?).map_err(|_| corrupt("labels"))?,
+        scope: text(5, "scope")?.to_owned(),
+        source: match v[6] {
+            Packed::Null => None,
+            _ => Some(text(6, "source")?.to_owned()),
+        },
+        confidence: match v[7] {
+            Packed::Real(c) => c,
+            Packed::Int(c) => c as f64,
+            _ => return Err(corrupt("confidence")),
+        },
+        state: text(8, "state")?.parse().map_err(|_| corrupt("state"))?,
+        observed_at: ts(9, "observed_at")?,
+        created_at: ts(10, "created_at")?,
+        updated_at: ts(11, "updated_at")?,
+        has_embedding: int(12, "has_embedding")? != 0,
+        conflict_ids: Vec::new(),
+    };
+    let embedding = match v[13] {
+        Packed::Null => None,
+        Packed::Blob(bytes) => Some(embedding_from_bytes(bytes)),
+        _ => return Err(corrupt("embedding")),
+    };
+    let candidate = Candidate {
+        node,
+        embedding,
+        remembered: int(15, "remembered")? != 0,
+    };
+    Ok((int(14, "hit")?, candidate))
 }
 
 /// Whether rows came out in the order of their hits: then they are the first candidates among
@@ -251,8 +253,8 @@ async fn rows_of_hits(
         .arg(&q.memory_type)
         .arg(q.exclude.map(Id))
         .arg(q.limit as i64);
-    let rows: Vec<CandidateRow> = json_row(query, conn, "candidates").await?;
-    rows.into_iter().map(CandidateRow::decode).collect()
+    let row = only_row(query, conn, "candidates").await?;
+    unpack_candidates(row.try_get(0)?)
 }
 
 /// The one row of a statement that returns exactly one (an aggregate without `group by`).
@@ -265,15 +267,6 @@ async fn only_row(
         .optional(conn)
         .await?
         .ok_or_else(|| StoreError::Corrupt(format!("no row of {what}")))
-}
-
-/// The JSON value in the first column of the one row of `query`.
-async fn json_row<T: serde::de::DeserializeOwned>(
-    query: Q<Sqlite>,
-    conn: &mut SqliteConnection,
-    what: &str,
-) -> StoreResult<T> {
-    json_column(&only_row(query, conn, what).await?, 0, what)
 }
 
 /// The JSON value in column `i` of `row`.
@@ -341,9 +334,7 @@ async fn search(
         .arg((q.limit * INDEX_HITS_PER_CANDIDATE) as i64);
     let row = only_row(query, conn, "candidate search").await?;
     let hits: Vec<i64> = json_column(&row, 0, "hits")?;
-    let rows: Vec<CandidateRow> = json_column(&row, 1, "candidates")?;
-    let rows = rows.into_iter().map(CandidateRow::decode);
-    Ok((hits, rows.collect::<StoreResult<_>>()?))
+    Ok((hits, unpack_candidates(row.try_get(1)?)?))
 }
 
 /// Whether `e` says that a connection lacks the search's functions: one that a pool this
@@ -601,11 +592,11 @@ mod tests {
         assert_eq!(drift.len(), 2, "{drift:?}");
     }
 
-    /// A candidate read from the JSON row is the node as its own row reads it: awkward
+    /// A candidate read from the packed rows is the node as its own row reads it: awkward
     /// confidences (17 significant digits), labels, no source and a source, an embedding or
     /// none, a verdict remembered or not.
     #[sqlx::test(migrations = "migrations/sqlite")]
-    async fn candidates_read_from_json_are_the_nodes_as_stored(pool: SqlitePool) {
+    async fn candidates_read_from_packed_rows_are_the_nodes_as_stored(pool: SqlitePool) {
         let confidences: [f64; 7] = [
             0.1 + 0.2,
             1.0 / 3.0,
@@ -680,6 +671,7 @@ mod tests {
             newest: 0,
         };
         let mut conn = pool.acquire().await.unwrap();
+        super::super::register_functions(&mut conn).await.unwrap();
         let read = rows_of_hits(&mut conn, CANDIDATES_OF_HITS, &rowids, &q)
             .await
             .unwrap();
@@ -744,6 +736,7 @@ mod tests {
     ) {
         let rowids = mixed_nodes(&pool).await;
         let mut conn = pool.acquire().await.unwrap();
+        super::super::register_functions(&mut conn).await.unwrap();
         // Best first in an order unlike the rowids', with a hit that names no node.
         let mut hits: Vec<i64> = rowids.iter().rev().step_by(2).copied().collect();
         hits.extend(rowids.iter().step_by(2));
