@@ -17,8 +17,6 @@ use libsqlite3_sys as ffi;
 
 use crate::domain::retrieval::{best_hits, query_tokens, rarity};
 
-use super::search::{buffered_postings, newest_postings};
-
 /// `concord_rarest(stats, names)`: the tokens a search uses (`retrieval::query_tokens`), as
 /// `[[term, docs], …]`, from the index's statistics (`[[term, docs], …]`) and the subject
 /// names (`[name, …]`).
@@ -123,6 +121,59 @@ impl Aggregate for Hits {
             serde_json::to_string(&hits).expect("integers serialise"),
         ))
     }
+}
+
+/// The buffered nodes (`recent`, as [`HITS`] takes them) that hold each token.
+fn buffered_postings(recent: &str, tokens: &[(String, i64)]) -> Vec<Vec<i64>> {
+    let mut out = vec![Vec::new(); tokens.len()];
+    if recent.is_empty() {
+        return out;
+    }
+    // Thousands of buffered terms are looked up per write: a hash beats comparing each with
+    // every token, and FxHash beats SipHash on these short keys (not attacker-chosen here).
+    let index: rustc_hash::FxHashMap<&str, usize> = tokens
+        .iter()
+        .enumerate()
+        .map(|(i, (t, _))| (t.as_str(), i))
+        .collect();
+    for (node, terms) in recent.split(',').filter_map(|e| e.split_once(' ')) {
+        let Ok(node) = node.parse::<i64>() else {
+            continue;
+        };
+        for term in terms.split(' ') {
+            if let Some(&i) = index.get(term) {
+                out[i].push(node);
+            }
+        }
+    }
+    out
+}
+
+/// A token's postings, newest first and at most `limit`: the merged ones (`merged`, already
+/// the newest `limit` of `node_tokens`, newest first) and the buffered ones. A node is in
+/// only one of the two. Buffered nodes are the newest as long as rowids only grow, which the
+/// schema does not promise, so the two are merged by rowid.
+fn newest_postings(merged: &[i64], mut buffered: Vec<i64>, limit: usize) -> Vec<i64> {
+    if buffered.is_empty() {
+        return merged.to_vec();
+    }
+    buffered.sort_unstable_by(|a, b| b.cmp(a));
+    let mut merged = merged.iter().copied().peekable();
+    let mut buffered = buffered.into_iter().peekable();
+    let mut all = Vec::with_capacity(limit.min(4096));
+    while all.len() < limit {
+        let next = match (merged.peek(), buffered.peek()) {
+            (Some(m), Some(b)) if m >= b => merged.next(),
+            (_, Some(_)) => buffered.next(),
+            (Some(_), None) => merged.next(),
+            (None, None) => break,
+        };
+        let next = next.expect("peeked");
+        if all.last() != Some(&next) {
+            all.push(next);
+        }
+    }
+    all
 }
 
 /// `concord_rows(value, …)`, an aggregate: its rows packed into one blob, each row the
@@ -472,6 +523,37 @@ mod tests {
     use sqlx::{Row, SqlitePool};
 
     use super::*;
+
+    #[test]
+    fn buffered_postings_are_sorted_in_with_the_merged_ones() {
+        assert_eq!(newest_postings(&[9, 7, 3], vec![], 2), [9, 7, 3]);
+        assert_eq!(newest_postings(&[9, 7, 3], vec![12, 5], 4), [12, 9, 7, 5]);
+        assert_eq!(newest_postings(&[], vec![12, 5], 4), [12, 5]);
+        assert_eq!(newest_postings(&[9, 7], vec![7], 4), [9, 7]);
+        assert_eq!(
+            newest_postings(&[9, 7, 3], vec![5, 12, 1], 10),
+            [12, 9, 7, 5, 3, 1]
+        );
+        assert_eq!(newest_postings(&[9, 7, 3], vec![5, 12, 1], 3), [12, 9, 7]);
+        assert_eq!(newest_postings(&[9, 7, 3], vec![2, 1], 4), [9, 7, 3, 2]);
+    }
+
+    #[test]
+    fn buffered_nodes_are_matched_to_the_tokens_they_hold() {
+        let tokens: Vec<(String, i64)> = ["berlin", "lives", "absent"]
+            .iter()
+            .map(|t| (t.to_string(), 1))
+            .collect();
+        let recent = "12 lives berlin,14 moved berlin,15 ,x lives,16 berlins";
+        assert_eq!(
+            buffered_postings(recent, &tokens),
+            [vec![12, 14], vec![12], vec![]]
+        );
+        assert_eq!(
+            buffered_postings("", &tokens),
+            [vec![], vec![], vec![]] as [Vec<i64>; 3]
+        );
+    }
 
     async fn call_sql(pool: &SqlitePool, sql: &str) -> Result<String, String> {
         let mut conn = pool.acquire().await.unwrap();
