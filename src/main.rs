@@ -50,7 +50,8 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
     state.store.listen(state.notifier.clone()).await?;
     let notifier = state.notifier.clone();
     let limits = state.settings.server_limits();
-    let app = concord::app(state);
+    let app = concord::app(state.clone());
+    concord::service::warmup::spawn(&state);
     concord::server::serve(listener, app, limits, async move {
         shutdown_signal().await;
         // Long polls and event streams end now, so in-flight work can drain.
@@ -67,7 +68,9 @@ async fn mcp(settings: Settings) -> anyhow::Result<()> {
     let store =
         store::connect_with(&settings.db.database_url.0, settings.db.sqlite_synchronous).await?;
     tracing::info!(database = store.backend(), "concord MCP on stdio");
-    concord::mcp::serve_stdio(concord::AppState::new(store, settings)).await
+    let state = concord::AppState::new(store, settings);
+    concord::service::warmup::spawn(&state);
+    concord::mcp::serve_stdio(state).await
 }
 
 /// Verifies the database's invariants: prints each violation and exits 1 when there is any.

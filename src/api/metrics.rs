@@ -9,6 +9,12 @@ use axum::middleware::Next;
 use axum::response::Response;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 
+/// Installs the process's recorder, so that metrics set before the first request (at
+/// startup) are kept.
+pub(crate) fn install() {
+    handle();
+}
+
 fn handle() -> &'static PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE.get_or_init(|| {

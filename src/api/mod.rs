@@ -82,6 +82,7 @@ pub fn openapi_json() -> String {
 
 /// The complete application: routes, docs, middleware and problem+json fallbacks.
 pub fn app(state: AppState) -> Router {
+    metrics::install();
     let (router, doc) = routes();
     let limits = limits::Limits::new(
         std::time::Duration::from_millis(state.settings.request_timeout_ms),

@@ -140,6 +140,11 @@ impl Detector {
         }
     }
 
+    /// Stored memories' analyses kept for judging (filled at startup by `warmup`).
+    pub fn analyses(&self) -> &Arc<Memo<Analysis>> {
+        &self.analyses
+    }
+
     /// The deployment's detection settings.
     pub fn config(&self) -> DetectConfig {
         self.base

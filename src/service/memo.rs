@@ -7,6 +7,7 @@
 //! entries go first.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use uuid::Uuid;
@@ -20,6 +21,8 @@ pub struct Memo<T> {
     /// The most bytes kept, as the values weigh themselves.
     budget: usize,
     inner: Mutex<Entries<T>>,
+    /// Values derived on a miss of [`Memo::get_or_derive`], since the memo was made.
+    derived: AtomicU64,
 }
 
 struct Entries<T> {
@@ -46,6 +49,7 @@ impl<T: Weigh> Memo<T> {
                 order: VecDeque::new(),
                 weight: 0,
             }),
+            derived: AtomicU64::new(0),
         }
     }
 
@@ -57,8 +61,41 @@ impl<T: Weigh> Memo<T> {
             return hit;
         }
         let value = Arc::new(derive());
+        self.derived.fetch_add(1, Ordering::Relaxed);
         self.put(id, fingerprint, Arc::clone(&value));
         value
+    }
+
+    /// Whether a value derived from text with this `fingerprint` is kept for `id`.
+    pub fn holds(&self, id: Uuid, fingerprint: u64) -> bool {
+        self.get(id, fingerprint).is_some()
+    }
+
+    /// Keeps `value` for `id` only where that evicts nothing and replaces nothing: for
+    /// filling the memo ahead of need, which must never push out what use put there. A
+    /// filled entry counts as older than every other, so it is the first to go, and of two
+    /// filled entries the later filled goes first. Returns whether there was room (an id
+    /// already kept counts as room: nothing to do).
+    pub fn fill(&self, id: Uuid, fingerprint: u64, value: Arc<T>) -> bool {
+        let weight = value.weight();
+        let mut entries = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if entries.by_id.contains_key(&id) {
+            return true;
+        }
+        if entries.weight + weight > self.budget {
+            return false;
+        }
+        entries.by_id.insert(
+            id,
+            Entry {
+                fingerprint,
+                value,
+                weight,
+            },
+        );
+        entries.order.push_front(id);
+        entries.weight += weight;
+        true
     }
 
     fn get(&self, id: Uuid, fingerprint: u64) -> Option<Arc<T>> {
@@ -116,6 +153,11 @@ impl<T: Weigh> Memo<T> {
             .len()
     }
 
+    /// How many times [`Memo::get_or_derive`] missed and derived its value.
+    pub fn derived(&self) -> u64 {
+        self.derived.load(Ordering::Relaxed)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -159,6 +201,7 @@ mod tests {
         let first = memo.get_or_derive(id(1), 7, derive);
         let second = memo.get_or_derive(id(1), 7, derive);
         assert_eq!(calls.get(), 1);
+        assert_eq!(memo.derived(), 1);
         assert!(Arc::ptr_eq(&first, &second));
     }
 
@@ -214,6 +257,44 @@ mod tests {
         memo.get_or_derive(id(3), 0, || 3);
         assert_eq!(memo.len(), 2);
         assert_eq!(*memo.get_or_derive(id(2), 0, || 20), 2, "2 was kept");
+    }
+
+    #[test]
+    fn filling_never_evicts_or_replaces_and_says_when_the_memo_is_full() {
+        let memo = Memo::new(10);
+        memo.get_or_derive(id(1), 7, || "written");
+        assert!(
+            memo.fill(id(1), 8, Arc::new("stale")),
+            "a kept id is no reason to stop"
+        );
+        assert_eq!(
+            *memo.get_or_derive(id(1), 7, || "again"),
+            "written",
+            "not replaced"
+        );
+        assert!(memo.holds(id(1), 7) && !memo.holds(id(1), 8));
+        assert!(memo.fill(id(2), 0, Arc::new("abc")));
+        assert!(
+            !memo.fill(id(3), 0, Arc::new("abc")),
+            "7 + 3 + 3 bytes exceed 10"
+        );
+        assert_eq!(memo.len(), 2, "nothing was evicted");
+        assert!(memo.holds(id(2), 0) && !memo.holds(id(3), 0));
+        assert!(memo.fill(id(4), 0, Arc::new("")), "what fits still goes in");
+    }
+
+    #[test]
+    fn filled_entries_go_before_used_ones_and_the_last_filled_first() {
+        let memo = Memo::new(3);
+        memo.get_or_derive(id(1), 0, || 1);
+        assert!(memo.fill(id(2), 0, Arc::new(2)));
+        assert!(memo.fill(id(3), 0, Arc::new(3)));
+        assert!(!memo.fill(id(4), 0, Arc::new(4)), "full");
+        memo.get_or_derive(id(5), 0, || 5);
+        assert!(!memo.holds(id(3), 0), "the last filled went first");
+        memo.get_or_derive(id(6), 0, || 6);
+        assert!(!memo.holds(id(2), 0), "then the other filled one");
+        assert!(memo.holds(id(1), 0), "the entry kept by use stayed");
     }
 
     #[test]

@@ -27,3 +27,4 @@ mod revert;
 mod review;
 mod sources;
 mod wake;
+mod warmup;

@@ -79,8 +79,16 @@ impl Reply {
 
 impl TestApp {
     pub fn with_store(store: Arc<dyn Store>, settings: Settings) -> Self {
-        let router = concord::app(AppState::new(store.clone(), settings));
-        Self { router, store }
+        Self::of_state(AppState::new(store, settings))
+    }
+
+    /// The router of an application state built by the test (a restarted process, say).
+    pub fn of_state(state: AppState) -> Self {
+        let store = state.store.clone();
+        Self {
+            router: concord::app(state),
+            store,
+        }
     }
 
     /// The same database behind a router built with other settings (e.g. policies).

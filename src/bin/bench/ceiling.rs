@@ -10,6 +10,7 @@ use concord::config::Settings;
 use concord::domain::contradiction::{index_tokens, subject_names};
 use concord::domain::plan::Resolve;
 use concord::service::detect::{Detector, MAX_CANDIDATES, Probe};
+use concord::service::warmup;
 use concord::store::sqlite::Synchronous;
 use concord::store::{self, CandidateQuery, Store};
 
@@ -80,6 +81,14 @@ pub async fn resolve(
     ))
 }
 
+/// How the ceiling runs: with each step timed (`--breakdown`), and whether it starts before
+/// stored memories' analyses are loaded (`--cold`).
+#[derive(Clone, Copy)]
+pub struct Options {
+    pub breakdown: bool,
+    pub cold: bool,
+}
+
 pub async fn write(
     url: &str,
     clients: usize,
@@ -87,10 +96,13 @@ pub async fn write(
     nodes: u64,
     seed: u64,
     contradict_pct: u64,
-    breakdown: bool,
+    Options { breakdown, cold }: Options,
 ) -> anyhow::Result<Summary> {
     let store = store::connect_with(url, synchronous()).await?;
     let detector = Arc::new(Detector::new(&Settings::for_database(url)));
+    if !cold {
+        warmup::fill(store.as_ref(), detector.analyses()).await?;
+    }
     let next = Arc::new(AtomicU64::new(0));
     let (samples, secs) = drive(store, clients, move |store| {
         let (next, detector) = (next.clone(), detector.clone());

@@ -68,6 +68,12 @@ struct Common {
     /// Skip the in-process ceiling.
     #[arg(long)]
     no_ceiling: bool,
+    /// Start the load as soon as the server answers `/healthz`, while it may still be
+    /// loading stored memories' analyses. By default the load waits until it has loaded
+    /// them (`concord_analysis_warmup_running` 0 on `/metrics`), as in a server that has
+    /// been up a while; the ceiling likewise loads them first.
+    #[arg(long)]
+    cold: bool,
     /// Append the medians as one JSON line to this file.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -253,7 +259,7 @@ async fn start(cmd: &Cmd, env: &Env, tag: &str) -> anyhow::Result<Target> {
         });
     }
     let url = env.scratch(cmd.template(), &run_id).await?;
-    let server = server::Server::spawn(&c.server_bin, &url, &c.server_log).await?;
+    let server = server::Server::spawn(&c.server_bin, &url, &c.server_log, c.cold).await?;
     Ok(Target {
         addr: server.addr.clone(),
         server: Some(server),
@@ -321,7 +327,10 @@ async fn once(cmd: &Cmd, env: &Env, r: usize) -> anyhow::Result<Run> {
                     *nodes,
                     c.seed,
                     *contradict_pct,
-                    *breakdown,
+                    ceiling::Options {
+                        breakdown: *breakdown,
+                        cold: c.cold,
+                    },
                 )
                 .await?;
                 env.discard(&id).await?;

@@ -17,7 +17,13 @@ pub struct Server {
 }
 
 impl Server {
-    pub async fn spawn(bin: &Path, database_url: &str, log: &str) -> anyhow::Result<Self> {
+    /// Unless `cold`, waits as well until the server has loaded stored memories' analyses.
+    pub async fn spawn(
+        bin: &Path,
+        database_url: &str,
+        log: &str,
+        cold: bool,
+    ) -> anyhow::Result<Self> {
         let port = std::net::TcpListener::bind("127.0.0.1:0")?
             .local_addr()?
             .port();
@@ -46,6 +52,7 @@ impl Server {
         loop {
             if let Ok(r) = client.get("/healthz").await
                 && r.status == 200
+                && (cold || warmed_up(&mut client).await)
             {
                 server.started_cpu = cpu_seconds(server.pid()).unwrap_or(0.0);
                 return Ok(server);
@@ -87,6 +94,20 @@ impl Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
         peak
+    }
+}
+
+/// Whether the server has ended its startup fill of the analysis memo; a build without
+/// one counts as filled.
+async fn warmed_up(client: &mut Client) -> bool {
+    const GAUGE: &str = "concord_analysis_warmup_running ";
+    let Ok(r) = client.get("/metrics").await else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(&r.body);
+    match text.lines().find_map(|l| l.strip_prefix(GAUGE)) {
+        Some(value) => value.trim() == "0",
+        None => true,
     }
 }
 

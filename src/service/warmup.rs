@@ -1,0 +1,128 @@
+//! Filling the analysis memo when the process starts.
+//!
+//! Detection keeps each memory's analysis from the moment it is written (`Detector`'s memo),
+//! so judging a candidate never analyses stored text again. A process that starts on an
+//! existing database holds none of them, and its first writes would analyse every stored
+//! candidate they meet, at the cost of the writes an agent is waiting for. So the memo is
+//! filled in the background when the process starts: the memo's analogue of a migration
+//! that fills a new column. Newest memories go first, since they are the likeliest
+//! candidates, and filling stops where the memo's budget is full, so it never evicts what
+//! writes keep there.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::domain::contradiction::{self, Analysis, Memory, fingerprint};
+use crate::domain::node::Node;
+use crate::service::memo::Memo;
+use crate::state::AppState;
+use crate::store::{NodeQuery, Store, StoreResult};
+
+/// Memories read per page: enough to keep the database's round trips rare, few enough that
+/// a page's analyses (about 20 µs each) hold a thread for milliseconds, not seconds.
+const PAGE: usize = 200;
+
+/// Set to 1 while the memo is being filled, and to 0 once filling has ended.
+pub const RUNNING_GAUGE: &str = "concord_analysis_warmup_running";
+
+/// What filling did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Warmed {
+    /// Active memories whose analysis was computed and kept.
+    pub analysed: usize,
+    /// Active memories whose analysis was kept already (written since the process started).
+    pub kept_already: usize,
+    /// Whether filling stopped because the memo was full; otherwise every active memory's
+    /// analysis is kept.
+    pub full: bool,
+}
+
+/// Analyses of the active memories, newest first, into `memo` until it is full.
+pub async fn fill(store: &dyn Store, memo: &Arc<Memo<Analysis>>) -> StoreResult<Warmed> {
+    let mut warmed = Warmed {
+        analysed: 0,
+        kept_already: 0,
+        full: false,
+    };
+    let mut after = None;
+    loop {
+        let page = store
+            .list_nodes(NodeQuery {
+                limit: PAGE,
+                after,
+                ..Default::default()
+            })
+            .await?;
+        // Analysing a page is a few milliseconds of CPU: off the runtime's threads.
+        let memo_of_page = Arc::clone(memo);
+        let nodes = page.items;
+        let (analysed, kept_already, full) =
+            tokio::task::spawn_blocking(move || fill_page(&memo_of_page, &nodes))
+                .await
+                .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+        warmed.analysed += analysed;
+        warmed.kept_already += kept_already;
+        if full {
+            warmed.full = true;
+            return Ok(warmed);
+        }
+        match page.next_cursor {
+            Some(next) => after = Some(next),
+            None => return Ok(warmed),
+        }
+    }
+}
+
+/// One page into the memo: how many were analysed, how many were kept already, and whether
+/// the memo is full.
+fn fill_page(memo: &Memo<Analysis>, nodes: &[Node]) -> (usize, usize, bool) {
+    let (mut analysed, mut kept_already) = (0, 0);
+    for node in nodes {
+        let print = fingerprint(&node.title, &node.body);
+        if memo.holds(node.id, print) {
+            kept_already += 1;
+            continue;
+        }
+        let analysis = contradiction::analyse(&Memory {
+            title: &node.title,
+            body: &node.body,
+            labels: &node.labels,
+            confidence: node.confidence,
+            embedding: None,
+        });
+        if !memo.fill(node.id, print, Arc::new(analysis)) {
+            return (analysed, kept_already, true);
+        }
+        analysed += 1;
+    }
+    (analysed, kept_already, false)
+}
+
+/// Fills the detector's memo in the background; the outcome is logged, and
+/// [`RUNNING_GAUGE`] on `/metrics` says when it has ended. A failure only means that the
+/// memo fills as writes meet candidates, as it would without this.
+pub fn spawn(state: &AppState) {
+    let (store, detector) = (Arc::clone(&state.store), Arc::clone(&state.detector));
+    metrics::gauge!(RUNNING_GAUGE).set(1.0);
+    tokio::spawn(async move {
+        let started = Instant::now();
+        match fill(store.as_ref(), detector.analyses()).await {
+            Ok(w) => tracing::info!(
+                analysed = w.analysed,
+                kept_already = w.kept_already,
+                memo_full = w.full,
+                ms = millis(started.elapsed()),
+                "stored memories' analyses loaded"
+            ),
+            Err(e) => tracing::warn!(
+                error = %e,
+                "stored memories' analyses not loaded; writes analyse candidates as they meet them"
+            ),
+        }
+        metrics::gauge!(RUNNING_GAUGE).set(0.0);
+    });
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
