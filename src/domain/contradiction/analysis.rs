@@ -5,6 +5,8 @@
 
 use std::hash::{Hash, Hasher};
 
+use compact_str::CompactString;
+
 use super::signals::Side;
 use super::tokens::{self, Token};
 use super::{Memory, change, memory_text, slots};
@@ -33,6 +35,14 @@ impl Analysis {
         use std::mem::size_of;
         const ALLOC: usize = 16;
         let string = |s: &str| s.len() + ALLOC;
+        // A word of up to 24 bytes is held inline, with no heap of its own.
+        let word = |s: &CompactString| {
+            if s.is_heap_allocated() {
+                s.capacity() + ALLOC
+            } else {
+                0
+            }
+        };
         let set = |s: &std::collections::HashSet<String>| {
             s.iter()
                 .map(|x| string(x) + size_of::<String>() + 8)
@@ -42,11 +52,11 @@ impl Analysis {
         let tokens: usize = side
             .tokens
             .iter()
-            .map(|t| string(&t.norm) + string(&t.stem))
+            .map(|t| word(&t.norm) + word(&t.stem))
             .sum();
         let values: usize = side.values.iter().map(|v| string(&v.version)).sum();
         let keys: usize = side.value_keys.iter().map(|k| k.heap_bytes()).sum();
-        let units: usize = self.units.0.iter().map(|(_, u)| string(u)).sum();
+        let units: usize = self.units.0.iter().map(|(_, u)| word(u)).sum();
         size_of::<Self>()
             + side.text.capacity()
             + side.tokens.capacity() * size_of::<Token>()
@@ -64,7 +74,7 @@ impl Analysis {
                 .iter()
                 .map(|r| string(r) + size_of::<String>())
                 .sum::<usize>()
-            + self.units.0.capacity() * size_of::<(u64, Box<str>)>()
+            + self.units.0.capacity() * size_of::<(u64, CompactString)>()
             + units
             + self.statements.heap_bytes()
             + self.own_title.as_deref().map_or(0, string)
@@ -73,7 +83,9 @@ impl Analysis {
 
     pub fn of(m: &Memory) -> Self {
         let text = memory_text(m);
-        let side = Side::of(text.text);
+        let mut side = Side::of(text.text);
+        // Kept for as long as the memory is a candidate: without the tokenizer's slack.
+        side.tokens.shrink_to_fit();
         let body_from = side.tokens.partition_point(|t| t.start < text.body_at);
         Analysis {
             statements: slots::Statements::of(&side.tokens[body_from..], &side.text),
@@ -131,16 +143,17 @@ pub(super) fn own_title<'m>(m: &Memory<'m>) -> Option<&'m str> {
 /// A memory's distinct overlap units, sorted by key then text: two sets intersect in one merge,
 /// and the key settles almost every comparison without reading the text.
 #[derive(Debug, Clone, Default)]
-pub(super) struct Units(Vec<(u64, Box<str>)>);
+pub(super) struct Units(Vec<(u64, CompactString)>);
 
 impl Units {
     fn of(tokens: &[Token]) -> Self {
-        let mut units: Vec<(u64, Box<str>)> = tokens::overlap_units(tokens)
+        let mut units: Vec<(u64, CompactString)> = tokens::overlap_units(tokens)
             .into_iter()
-            .map(|u| (tokens::key(&u), u.into_boxed_str()))
+            .map(|u| (tokens::key(&u), u))
             .collect();
         units.sort_unstable();
         units.dedup();
+        units.shrink_to_fit();
         Units(units)
     }
 

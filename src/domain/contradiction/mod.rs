@@ -284,7 +284,7 @@ pub fn subject_names(title: &str, body: &str) -> Vec<String> {
     let tokens = tokens::tokenize(&text);
     let mut out: Vec<String> = (0..tokens.len())
         .filter(|&i| values::names_subject(&tokens, &text, i))
-        .map(|i| tokens[i].norm.clone())
+        .map(|i| tokens[i].norm.to_string())
         .collect();
     out.sort_unstable();
     out.dedup();

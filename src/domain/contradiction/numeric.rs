@@ -137,8 +137,8 @@ fn key(side: &Side, v: &Value) -> Key {
         .filter(usable)
         .take(2);
     Key {
-        before: before.map(|i| side.tokens[i].stem.clone()).collect(),
-        after: after.map(|i| side.tokens[i].stem.clone()).collect(),
+        before: before.map(|i| side.tokens[i].stem.to_string()).collect(),
+        after: after.map(|i| side.tokens[i].stem.to_string()).collect(),
     }
 }
 

@@ -208,7 +208,7 @@ fn negated_head(neg: &Side, plain: &Side) -> Option<Evidence> {
             .tokens
             .iter()
             .enumerate()
-            .find(|(j, p)| &p.stem == stem && !negated_at(&plain.tokens, *j));
+            .find(|(j, p)| p.stem == *stem && !negated_at(&plain.tokens, *j));
         if let Some((j, _)) = hit {
             let expl = format!(
                 "negation: \"{}\" vs \"{}\"",

@@ -361,7 +361,7 @@ pub(super) fn environments(side: &Side) -> HashSet<String> {
             !in_value(side, i)
                 && (lexicon::is_environment(&side.tokens[i].norm) || location_word(side, i))
         })
-        .map(|i| side.tokens[i].stem.clone())
+        .map(|i| side.tokens[i].stem.to_string())
         .collect()
 }
 
@@ -424,12 +424,12 @@ pub(super) fn relatives(side: &Side) -> Vec<String> {
         );
         // Chinese and Korean kinship words are two characters: "妈妈", "언니".
         if owned && lexicon::is_relative(t) {
-            out.push(ts[i].stem.clone());
+            out.push(ts[i].stem.to_string());
         } else if owned
             && let Some(n) = ts.get(i + 1)
             && lexicon::is_relative(&side.text[ts[i].start..n.end])
         {
-            out.push(ts[i].norm.clone());
+            out.push(ts[i].norm.to_string());
         }
     }
     out

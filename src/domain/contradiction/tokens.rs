@@ -4,6 +4,7 @@
 //! bigrams for overlap, because Chinese has no spaces and single characters are too ambiguous to
 //! signal a shared topic.
 
+use compact_str::CompactString;
 use std::collections::HashSet;
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -30,9 +31,9 @@ pub enum Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Token {
     /// Lower-cased surface form.
-    pub norm: String,
+    pub norm: CompactString,
     /// Light stem used for matching ("loves" ~ "love").
-    pub stem: String,
+    pub stem: CompactString,
     /// [`key`] of `stem`: stems with different keys differ, so most comparisons of two
     /// tokens never read the strings.
     pub key: u64,
@@ -197,7 +198,7 @@ fn push_mixed(out: &mut Vec<Token>, start: usize, word: &str) {
                 out.push(make_token(start + rs, &word[rs..i]));
             }
             let s = start + i;
-            let norm = c.to_string();
+            let norm = CompactString::from(&*c.encode_utf8(&mut [0; 4]));
             out.push(Token {
                 key: key(&norm),
                 content: carries_content(Kind::Cjk, &norm),
@@ -219,14 +220,16 @@ fn push_mixed(out: &mut Vec<Token>, start: usize, word: &str) {
 
 fn make_token(start: usize, word: &str) -> Token {
     let norm = if word.is_ascii() {
-        word.to_ascii_lowercase()
+        let mut norm = CompactString::from(word);
+        norm.make_ascii_lowercase();
+        norm
     } else {
         let lower = word.to_lowercase();
-        if lower.contains('’') {
+        CompactString::from(if lower.contains('’') {
             lower.replace('’', "'")
         } else {
             lower
-        }
+        })
     };
     let kind = if norm.starts_with(|c: char| c.is_ascii_digit()) {
         Kind::Number
@@ -271,24 +274,26 @@ pub fn key(s: &str) -> u64 {
 
 /// A deliberately light English stemmer: strips plural/third-person "s" and "ies" only, which
 /// is enough to align "loves" with "does not love" without conflating unrelated words.
-pub fn stem(word: &str) -> String {
+pub fn stem(word: &str) -> CompactString {
     let n = word.len();
     if n > 4 && word.ends_with("ies") {
-        return format!("{}y", &word[..n - 3]);
+        let mut stem = CompactString::from(&word[..n - 3]);
+        stem.push('y');
+        return stem;
     }
     let keep = ["ss", "us", "is", "'s"];
     if n > 3 && word.ends_with('s') && !keep.iter().any(|k| word.ends_with(k)) {
-        return word[..n - 1].to_string();
+        return CompactString::from(&word[..n - 1]);
     }
     if let Some(base) = word.strip_suffix("'s") {
-        return base.to_string();
+        return CompactString::from(base);
     }
-    word.to_string()
+    CompactString::from(word)
 }
 
 /// Overlap units of a token stream: stems of content words and numbers, plus bigrams of
 /// consecutive CJK characters (a lone CJK character counts as itself).
-pub fn overlap_units(tokens: &[Token]) -> Vec<String> {
+pub fn overlap_units(tokens: &[Token]) -> Vec<CompactString> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < tokens.len() {
@@ -313,13 +318,15 @@ fn adjacent(tokens: &[Token], j: usize, run_start: usize) -> bool {
     j == run_start || tokens[j - 1].end == tokens[j].start
 }
 
-fn push_bigrams(out: &mut Vec<String>, run: &[Token]) {
+fn push_bigrams(out: &mut Vec<CompactString>, run: &[Token]) {
     if run.len() == 1 {
         out.push(run[0].norm.clone());
         return;
     }
     for w in run.windows(2) {
-        out.push(format!("{}{}", w[0].norm, w[1].norm));
+        let mut bigram = w[0].norm.clone();
+        bigram.push_str(&w[1].norm);
+        out.push(bigram);
     }
 }
 
@@ -327,7 +334,10 @@ fn push_bigrams(out: &mut Vec<String>, run: &[Token]) {
 /// against.
 #[cfg(test)]
 pub fn unit_set(tokens: &[Token]) -> HashSet<String> {
-    overlap_units(tokens).into_iter().collect()
+    overlap_units(tokens)
+        .iter()
+        .map(|u| u.to_string())
+        .collect()
 }
 
 #[cfg(test)]
@@ -389,7 +399,10 @@ mod tests {
     }
 
     fn norms(text: &str) -> Vec<String> {
-        tokenize(text).into_iter().map(|t| t.norm).collect()
+        tokenize(text)
+            .into_iter()
+            .map(|t| t.norm.to_string())
+            .collect()
     }
 
     #[test]

@@ -119,7 +119,7 @@ fn read_raw(tokens: &[Token], text: &str, i: usize) -> Option<Raw> {
         return None;
     }
     if t.norm.matches('.').count() >= 2 {
-        return Some(version_raw(t.norm.clone(), i + 1));
+        return Some(version_raw(t.norm.to_string(), i + 1));
     }
     let split = t
         .norm
