@@ -28,10 +28,19 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    /// About how many bytes this analysis holds, its heap included: what the analysis cache
-    /// is bounded by. An estimate (malloc's own overhead per allocation is taken as 16
-    /// bytes), but one that grows with the text, so a long memory costs what it holds.
+    /// About how many bytes of memory this analysis holds, its heap included: what the
+    /// analysis cache is bounded by. An estimate that grows with the text, so a long memory
+    /// costs what it holds: the bytes its parts ask the allocator for (malloc's own overhead
+    /// per allocation taken as 16 bytes), and a quarter more for what the allocator keeps
+    /// beside them. 100,000 analyses of two-sentence memories, kept at once, ask for 4.4 KB
+    /// each (counted by an allocator that adds up requests) and grow the resident set by
+    /// 5.5 KB each (`VmRSS`).
     pub fn heap_bytes(&self) -> usize {
+        self.requested_bytes() * 5 / 4
+    }
+
+    /// The bytes this analysis asks the allocator for, itself included.
+    fn requested_bytes(&self) -> usize {
         use std::mem::size_of;
         const ALLOC: usize = 16;
         let string = |s: &str| s.len() + ALLOC;
