@@ -39,7 +39,7 @@ pub struct Warmed {
 }
 
 /// Analyses of the active memories, newest first, into `memo` until it is full.
-pub async fn fill(store: &dyn Store, memo: &Arc<Memo<Analysis>>) -> StoreResult<Warmed> {
+pub async fn fill(store: &dyn Store, memo: &Memo<Analysis>) -> StoreResult<Warmed> {
     let mut warmed = Warmed {
         analysed: 0,
         kept_already: 0,
@@ -57,7 +57,7 @@ pub async fn fill(store: &dyn Store, memo: &Arc<Memo<Analysis>>) -> StoreResult<
         // A page is a few milliseconds of CPU: it is analysed in slices, and requests on
         // the same thread wait at most one slice behind it.
         for slice in page.items.chunks(SLICE) {
-            let (analysed, kept_already, full) = fill_page(memo, slice);
+            let (analysed, kept_already, full) = fill_slice(memo, slice);
             warmed.analysed += analysed;
             warmed.kept_already += kept_already;
             if full {
@@ -73,9 +73,9 @@ pub async fn fill(store: &dyn Store, memo: &Arc<Memo<Analysis>>) -> StoreResult<
     }
 }
 
-/// One page into the memo: how many were analysed, how many were kept already, and whether
-/// the memo is full.
-fn fill_page(memo: &Memo<Analysis>, nodes: &[Node]) -> (usize, usize, bool) {
+/// Some memories into the memo: how many were analysed, how many were kept already, and
+/// whether the memo is full.
+fn fill_slice(memo: &Memo<Analysis>, nodes: &[Node]) -> (usize, usize, bool) {
     let (mut analysed, mut kept_already) = (0, 0);
     for node in nodes {
         let print = fingerprint(&node.title, &node.body);
