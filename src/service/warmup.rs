@@ -103,8 +103,9 @@ fn fill_slice(memo: &Memo<Analysis>, nodes: &[Node]) -> (usize, usize, bool) {
 /// memo fills as writes meet candidates, as it would without this.
 pub fn spawn(state: &AppState) {
     let (store, detector) = (Arc::clone(&state.store), Arc::clone(&state.detector));
-    metrics::gauge!(RUNNING_GAUGE).set(1.0);
+    let running = Running::start();
     tokio::spawn(async move {
+        let _running = running;
         let started = Instant::now();
         match fill(store.as_ref(), detector.analyses()).await {
             Ok(w) => tracing::info!(
@@ -119,8 +120,24 @@ pub fn spawn(state: &AppState) {
                 "stored memories' analyses not loaded; writes analyse candidates as they meet them"
             ),
         }
-        metrics::gauge!(RUNNING_GAUGE).set(0.0);
     });
+}
+
+/// [`RUNNING_GAUGE`] at 1 for as long as this lives, however the fill ends (a panic
+/// included), so nothing waits on it forever.
+struct Running;
+
+impl Running {
+    fn start() -> Self {
+        metrics::gauge!(RUNNING_GAUGE).set(1.0);
+        Running
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        metrics::gauge!(RUNNING_GAUGE).set(0.0);
+    }
 }
 
 fn millis(d: Duration) -> u64 {
