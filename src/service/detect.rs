@@ -141,7 +141,7 @@ impl Detector {
     }
 
     /// Stored memories' analyses kept for judging (filled at startup by `warmup`).
-    pub fn analyses(&self) -> &Arc<Memo<Analysis>> {
+    pub fn analyses(&self) -> &Memo<Analysis> {
         &self.analyses
     }
 

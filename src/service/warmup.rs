@@ -12,8 +12,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::domain::contradiction::{self, Analysis, Memory, fingerprint};
+use crate::domain::contradiction::{self, Analysis, fingerprint};
 use crate::domain::node::Node;
+use crate::service::detect::Probe;
 use crate::service::memo::Memo;
 use crate::state::AppState;
 use crate::store::{NodeQuery, Store, StoreResult};
@@ -83,13 +84,7 @@ fn fill_slice(memo: &Memo<Analysis>, nodes: &[Node]) -> (usize, usize, bool) {
             kept_already += 1;
             continue;
         }
-        let analysis = contradiction::analyse(&Memory {
-            title: &node.title,
-            body: &node.body,
-            labels: &node.labels,
-            confidence: node.confidence,
-            embedding: None,
-        });
+        let analysis = contradiction::analyse(&Probe::of_stored(node, None).memory());
         if !memo.fill(node.id, print, Arc::new(analysis)) {
             return (analysed, kept_already, true);
         }
