@@ -9,6 +9,17 @@ use crate::domain::contradiction::Sensitivity;
 use crate::domain::policy::{Format, RuleSet};
 use crate::store::sqlite::Synchronous;
 
+/// The server loop's two guards (`server`): header-read timeout and connection cap.
+#[derive(Debug, Clone, Copy)]
+pub struct ServerLimits {
+    pub header_read_timeout: std::time::Duration,
+    /// Open connections at most; `None`: derived from the file-descriptor limit.
+    pub max_connections: Option<usize>,
+}
+
+/// Largest request body accepted, on REST and MCP alike.
+pub const BODY_LIMIT: usize = 2 * 1024 * 1024;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "concord",
@@ -261,16 +272,21 @@ impl Settings {
     }
 
     /// The server loop's guards against idle and slow connections.
-    pub fn server_limits(&self) -> crate::server::ServerLimits {
-        crate::server::ServerLimits {
+    pub fn server_limits(&self) -> ServerLimits {
+        ServerLimits {
             header_read_timeout: std::time::Duration::from_millis(self.header_read_timeout_ms),
             max_connections: self.max_connections.map(|n| n as usize),
         }
     }
 
+    /// Whether requests need an API key (at least one non-empty key is configured).
+    pub fn keys_required(&self) -> bool {
+        self.api_keys.iter().any(|k| !k.0.is_empty())
+    }
+
     /// Refuses to serve an open, key-less API beyond this machine.
     pub fn check_bind(&self) -> anyhow::Result<()> {
-        if self.api_keys.iter().all(|k| k.0.is_empty()) && !self.bind.ip().is_loopback() {
+        if !self.keys_required() && !self.bind.ip().is_loopback() {
             anyhow::bail!(
                 "refusing to bind {} without API keys: set CONCORD_API_KEYS or bind a loopback address",
                 self.bind

@@ -16,6 +16,7 @@ pub mod state;
 pub mod store;
 pub mod telemetry;
 pub mod verdicts;
+pub mod wire;
 
-pub use api::app;
+pub use server::app;
 pub use state::AppState;

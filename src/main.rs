@@ -51,7 +51,7 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
     let notifier = state.notifier.clone();
     let limits = state.settings.server_limits();
     let app = concord::app(state.clone());
-    concord::service::warmup::spawn(&state);
+    concord::service::warmup::spawn(&state.services);
     concord::server::serve(listener, app, limits, async move {
         shutdown_signal().await;
         // Long polls and event streams end now, so in-flight work can drain.
@@ -69,7 +69,7 @@ async fn mcp(settings: Settings) -> anyhow::Result<()> {
         store::connect_with(&settings.db.database_url.0, settings.db.sqlite_synchronous).await?;
     tracing::info!(database = store.backend(), "concord MCP on stdio");
     let state = concord::AppState::new(store, settings);
-    concord::service::warmup::spawn(&state);
+    concord::service::warmup::spawn(&state.services);
     concord::mcp::serve_stdio(state).await
 }
 

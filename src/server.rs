@@ -33,17 +33,20 @@ use tokio::net::TcpListener;
 use tokio::sync::{Notify, watch};
 use tower::ServiceExt;
 
+use crate::state::AppState;
+
+/// The complete application: the REST routes and the MCP route side by side, under the HTTP
+/// rules both share (`api::finish`: fallbacks, keys, limits, idempotency, metrics).
+pub fn app(state: AppState) -> Router {
+    let routes = crate::api::router().merge(crate::mcp::http::routes(&state));
+    crate::api::finish(routes, state)
+}
+
 /// File descriptors kept back from the connection cap: database connections, the SQLite
 /// files and their journals, the listener, logs.
 const FD_RESERVE: usize = 128;
 
-/// The two guards' settings.
-#[derive(Debug, Clone, Copy)]
-pub struct ServerLimits {
-    pub header_read_timeout: Duration,
-    /// Open connections at most; `None`: derived from the file-descriptor limit.
-    pub max_connections: Option<usize>,
-}
+pub use crate::config::ServerLimits;
 
 impl ServerLimits {
     /// The cap in force: the configured one, never above what the descriptor limit allows.

@@ -10,15 +10,15 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use super::dto::{ConflictDto, HistoryEntryDto};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
 use super::idempotency::{self, JsonAnswer};
-use crate::api::error::{ApiError, Problem};
 use crate::domain::conflict::Conflict;
 use crate::domain::time;
 use crate::service::conflicts::{self, ListConflicts};
 use crate::service::queue::{self, ManualConflict};
 use crate::state::AppState;
+use crate::wire::dto::{ConflictDto, HistoryEntryDto};
+use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -91,7 +91,7 @@ pub async fn list_conflicts(
         n => n.map(|n| n as usize),
     };
     let (page, pending_total) = conflicts::list(
-        &state,
+        &state.services,
         ListConflicts {
             status: q.status,
             conflict_type: q.conflict_type,
@@ -153,7 +153,7 @@ pub async fn create_conflict(
     AppJson(body): AppJson<CreateConflictRequest>,
 ) -> Result<JsonAnswer, ApiError> {
     let write = queue::queue(
-        &*state.store,
+        &state.services,
         ManualConflict {
             old_node_id: body.old_node_id,
             new_node_id: body.new_node_id,
@@ -162,11 +162,7 @@ pub async fn create_conflict(
             note: body.note,
         },
     );
-    let answer = idempotency::answer(conflict_queued, write).await?;
-    if answer.status() == StatusCode::CREATED {
-        state.notifier.bump();
-    }
-    Ok(answer)
+    idempotency::answer(conflict_queued, write).await
 }
 
 fn conflict_queued((conflict, created): &(Conflict, bool)) -> JsonAnswer {
@@ -194,8 +190,7 @@ pub async fn get_conflict(
     State(state): State<AppState>,
     IdPath(id): IdPath,
 ) -> Result<Json<ConflictDto>, ApiError> {
-    let c = state.store.get_conflict(id).await?;
-    let latest = conflicts::history(&state, id).await?.pop();
+    let (c, latest) = conflicts::get(&state.services, id).await?;
     Ok(Json(ConflictDto {
         latest: latest.map(HistoryEntryDto::from),
         ..ConflictDto::from_domain(c, None)
@@ -224,7 +219,7 @@ pub async fn conflict_history(
     State(state): State<AppState>,
     IdPath(id): IdPath,
 ) -> Result<Json<HistoryResponse>, ApiError> {
-    let items = conflicts::history(&state, id).await?;
+    let items = conflicts::history(&state.services, id).await?;
     Ok(Json(HistoryResponse {
         items: items.into_iter().map(HistoryEntryDto::from).collect(),
     }))
@@ -256,7 +251,7 @@ pub struct ConflictStatsResponse {
 pub async fn conflict_stats(
     State(state): State<AppState>,
 ) -> Result<Json<ConflictStatsResponse>, ApiError> {
-    let s = state.store.conflict_stats().await?;
+    let s = conflicts::stats(&state.services).await?;
     Ok(Json(ConflictStatsResponse {
         pending: s.pending,
         resolved: s.resolved,

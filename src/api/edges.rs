@@ -9,13 +9,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use super::dto::EdgeDto;
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
 use super::idempotency::{self, JsonAnswer};
-use crate::api::error::{ApiError, Problem};
 use crate::domain::edge::{Direction, Edge, EdgeInput};
+use crate::service::edges::{self, EdgeQuery};
 use crate::state::AppState;
-use crate::store::EdgeQuery;
+use crate::wire::dto::EdgeDto;
+use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -73,7 +73,7 @@ pub async fn create_edge(
     }
     .parse()
     .map_err(ApiError::Validation)?;
-    idempotency::answer(edge_created, state.store.create_edge(edge)).await
+    idempotency::answer(edge_created, edges::create(&state.services, edge)).await
 }
 
 fn edge_created(edge: &Edge) -> JsonAnswer {
@@ -128,18 +128,17 @@ pub async fn list_edges(
         .map_err(|d: String| ApiError::validation("/direction", d))?
         .unwrap_or_default();
     let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
-    let page = state
-        .store
-        .list_edges(
-            id,
-            EdgeQuery {
-                direction,
-                kind: q.kind,
-                limit,
-                after,
-            },
-        )
-        .await?;
+    let page = edges::list(
+        &state.services,
+        id,
+        EdgeQuery {
+            direction,
+            kind: q.kind,
+            limit,
+            after,
+        },
+    )
+    .await?;
     Ok(Json(EdgeListResponse {
         items: page.items.into_iter().map(Into::into).collect(),
         next_cursor: page.next_cursor.map(|c| c.encode()),

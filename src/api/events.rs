@@ -16,18 +16,15 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::api::error::{ApiError, Problem};
 use crate::domain::time;
+use crate::service::feed::{self, Event};
 use crate::state::AppState;
-use crate::store::Event;
-use crate::store::notify::{Subscription, Woken};
+use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(stream_events))
 }
 
-/// Events read from the log per round trip.
-const BATCH: usize = 100;
 /// Comment lines keep idle connections (and proxies) alive.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
@@ -70,70 +67,12 @@ pub async fn stream_events(
                 })
         })
         .transpose()?;
-    let permit = state.notifier.admit().ok_or(ApiError::Overloaded)?;
-    let sub = state.notifier.subscribe();
-    let after = match resume {
-        Some(id) => id,
-        None => latest_id(&state).await?,
-    };
-    let cursor = Cursor {
-        state,
-        sub,
-        after,
-        pending: Vec::new(),
-        _permit: permit,
-    };
-    let events = stream::unfold(cursor, next_event);
+    let feed = feed::events(&state.services, resume).await?;
+    let events = stream::unfold(feed, |mut feed| async move {
+        let e = feed.next().await?;
+        Some((Ok(to_sse(e)), feed))
+    });
     Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)))
-}
-
-/// The id of the newest event, so a fresh stream starts from now.
-async fn latest_id(state: &AppState) -> Result<i64, ApiError> {
-    let mut after = 0;
-    loop {
-        let page = state.store.events_after(after, 1000).await?;
-        match page.last() {
-            Some(e) if page.len() == 1000 => after = e.id,
-            Some(e) => return Ok(e.id),
-            None => return Ok(after),
-        }
-    }
-}
-
-struct Cursor {
-    state: AppState,
-    sub: Subscription,
-    after: i64,
-    pending: Vec<Event>,
-    _permit: tokio::sync::OwnedSemaphorePermit,
-}
-
-async fn next_event(mut c: Cursor) -> Option<(Result<SseEvent, Infallible>, Cursor)> {
-    loop {
-        if !c.pending.is_empty() {
-            let e = c.pending.remove(0);
-            c.after = e.id;
-            return Some((Ok(to_sse(e)), c));
-        }
-        match c.state.store.events_after(c.after, BATCH).await {
-            Ok(events) if !events.is_empty() => c.pending = events,
-            Ok(_) => loop {
-                // Idle: sleep until a commit; keep-alive comments flow meanwhile.
-                match c.sub.wait(KEEP_ALIVE).await {
-                    Woken::ShuttingDown => return None,
-                    Woken::Changed => break,
-                    Woken::TimedOut => {}
-                }
-            },
-            Err(e) => {
-                // A database hiccup: try again shortly (or as soon as something commits).
-                tracing::warn!(error = ?e, "event stream read failed; retrying");
-                if c.sub.wait(Duration::from_secs(1)).await == Woken::ShuttingDown {
-                    return None;
-                }
-            }
-        }
-    }
 }
 
 fn to_sse(e: Event) -> SseEvent {

@@ -9,10 +9,10 @@ use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 use uuid::Uuid;
 
-use crate::api::error::ApiError;
+use crate::wire::error::ApiError;
 
 /// Largest request body accepted.
-pub const BODY_LIMIT: usize = 2 * 1024 * 1024;
+pub use crate::config::BODY_LIMIT;
 
 /// A JSON body deserialised with the exact location of any invalid value.
 pub struct AppJson<T>(pub T);

@@ -9,8 +9,9 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::api::error::{ApiError, Problem};
+use crate::service::{self, health};
 use crate::state::AppState;
+use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -53,19 +54,16 @@ pub const READY_DEADLINE: std::time::Duration = std::time::Duration::from_millis
     )
 )]
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<HealthResponse>, ApiError> {
-    tokio::time::timeout(READY_DEADLINE, state.store.ready())
+    tokio::time::timeout(READY_DEADLINE, health::ready(&state.services))
         .await
         .map_err(|_| ApiError::NotReady(READY_DEADLINE.as_millis() as u64))?
-        .map_err(|e| {
-            if e.is_storage_full() {
-                ApiError::NotWritable(e)
-            } else {
-                ApiError::Unavailable(e)
-            }
+        .map_err(|e| match e {
+            e @ service::Error::StorageFull(_) => ApiError::NotWritable(e),
+            e => ApiError::Unavailable(e),
         })?;
     Ok(Json(HealthResponse {
         status: "ok".into(),
-        database: Some(state.store.backend().into()),
+        database: Some(state.services.backend().into()),
     }))
 }
 

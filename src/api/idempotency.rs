@@ -15,11 +15,12 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::extract::BODY_LIMIT;
-use crate::api::error::ApiError;
+use crate::config::BODY_LIMIT;
 use crate::domain::conflict::hex;
+use crate::service;
+use crate::service::idempotency::{self, Claim, IdempotencyBegin, StoredResponse};
 use crate::state::AppState;
-use crate::store::{Claim, IdempotencyBegin, StoreError, StoredResponse};
+use crate::wire::error::ApiError;
 
 pub const HEADER: &str = "idempotency-key";
 pub const REPLAYED: &str = "idempotency-replayed";
@@ -74,9 +75,7 @@ async fn run(
     let claim = Claim::new(&scope, &key);
     let held = (state.clone(), claim.clone());
     let task = tokio::spawn(crate::telemetry::in_request_context(async move {
-        let begin = state
-            .store
-            .idempotency_begin(&scope, &key, &fingerprint)
+        let begin = idempotency::begin(&state.services, &scope, &key, &fingerprint)
             .await
             .map_err(|e| ApiError::from(e).into_response())?;
         match begin {
@@ -95,10 +94,7 @@ async fn run(
             // A panic rolled the request back: release the key so a retry executes.
             let (state, claim) = held;
             if !claim.saved() {
-                let _ = state
-                    .store
-                    .idempotency_abandon(claim.scope(), claim.key())
-                    .await;
+                let _ = idempotency::abandon(&state.services, claim.scope(), claim.key()).await;
             }
             Err(ApiError::Internal(anyhow::anyhow!("keyed request failed: {e}")).into_response())
         }
@@ -127,7 +123,7 @@ pub fn fingerprint(method: &Method, path: &str, body: &[u8]) -> String {
 
 async fn remember(state: &AppState, claim: &Claim, res: Response) -> Response {
     let (scope, key) = (claim.scope(), claim.key());
-    if crate::store::failpoints::lost_reply(key) {
+    if idempotency::lost_reply(key) {
         // Injected crash: the process dies once the effect has committed, so nothing after
         // that point runs (tests only).
         return ApiError::Internal(anyhow::anyhow!("injected crash")).into_response();
@@ -138,7 +134,7 @@ async fn remember(state: &AppState, claim: &Claim, res: Response) -> Response {
     }
     if res.status().is_server_error() {
         // Nothing was written, so a retry must run again.
-        if let Err(e) = state.store.idempotency_abandon(scope, key).await {
+        if let Err(e) = idempotency::abandon(&state.services, scope, key).await {
             tracing::warn!(error = ?e, "could not release an idempotency key");
         }
         return res;
@@ -160,7 +156,7 @@ async fn remember(state: &AppState, claim: &Claim, res: Response) -> Response {
         content_type: header_text(header::CONTENT_TYPE),
         location: header_text(header::LOCATION),
     };
-    if let Err(e) = state.store.idempotency_finish(scope, key, stored).await {
+    if let Err(e) = idempotency::finish(&state.services, scope, key, stored).await {
         tracing::warn!(error = ?e, "could not store an idempotent response");
     }
     Response::from_parts(parts, Body::from(bytes))
@@ -216,9 +212,9 @@ impl IntoResponse for JsonAnswer {
 /// the response; without an `Idempotency-Key` this is just `render(&work.await?)`.
 pub async fn answer<T: 'static>(
     render: fn(&T) -> JsonAnswer,
-    work: impl Future<Output = Result<T, StoreError>>,
+    work: impl Future<Output = Result<T, service::Error>>,
 ) -> Result<JsonAnswer, ApiError> {
-    crate::store::answer_with(move |out: &T| render(out).stored());
+    idempotency::answer_with(move |out: &T| render(out).stored());
     Ok(render(&work.await?))
 }
 

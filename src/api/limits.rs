@@ -21,8 +21,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tokio::sync::Semaphore;
 
-use crate::api::error::ApiError;
 use crate::domain::validate::{NUL_DETAIL, has_nul};
+use crate::wire::error::ApiError;
 
 /// The limits' shared state; cheap to clone.
 #[derive(Clone)]

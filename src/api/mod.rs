@@ -5,9 +5,7 @@
 pub mod auth;
 mod conflicts;
 mod doc;
-pub mod dto;
 mod edges;
-pub mod error;
 mod events;
 pub mod extract;
 mod health;
@@ -32,8 +30,9 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::api::error::ApiError;
+use crate::config::BODY_LIMIT;
 use crate::state::AppState;
+use crate::wire::error::ApiError;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -80,18 +79,26 @@ pub fn openapi_json() -> String {
     serde_json::to_string_pretty(&doc).expect("the document serialises") + "\n"
 }
 
-/// The complete application: routes, docs, middleware and problem+json fallbacks.
-pub fn app(state: AppState) -> Router {
-    metrics::install();
+/// The REST routes with the API docs and the review console, without middleware: the
+/// composition root (`server::app`) merges the MCP route beside them and hands the whole to
+/// [`finish`].
+pub fn router() -> Router<AppState> {
     let (router, doc) = routes();
+    router
+        .merge(SwaggerUi::new("/docs").external_url_unchecked("/openapi.json", doc))
+        .merge(review::router())
+}
+
+/// The HTTP rules every route runs under, REST and MCP alike: problem+json fallbacks,
+/// idempotency keys, API keys, the body limit, request limits, metrics and the request
+/// context.
+pub fn finish(router: Router<AppState>, state: AppState) -> Router {
+    metrics::install();
     let limits = limits::Limits::new(
         std::time::Duration::from_millis(state.settings.request_timeout_ms),
         state.settings.max_in_flight as usize,
     );
     router
-        .merge(crate::mcp::http::routes(&state))
-        .merge(SwaggerUi::new("/docs").external_url_unchecked("/openapi.json", doc))
-        .merge(review::router())
         .fallback(|| async { ApiError::NoRoute.into_response() })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed.into_response() })
         .layer(from_fn_with_state(state.clone(), idempotency::idempotent))
@@ -99,7 +106,7 @@ pub fn app(state: AppState) -> Router {
             auth::ApiKeys::new(&state.settings.api_keys),
             auth::require_key,
         ))
-        .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(from_fn(limits::utf8_query))
         .layer(from_fn_with_state(limits, limits::enforce))
         .layer(from_fn(metrics::track))

@@ -9,16 +9,16 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use super::dto::{ConflictHitDto, NodeDto, NodeStateDto, present};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
 use super::idempotency::{self, JsonAnswer};
-use crate::api::error::{ApiError, Problem};
 use crate::domain::conflict::Conflict;
 use crate::domain::contradiction::{Sensitivity, index_tokens};
 use crate::domain::node::{Node, NodeInput, NodePatch, PatchInput};
 use crate::service::nodes;
+use crate::service::nodes::NodeQuery;
 use crate::state::AppState;
-use crate::store::NodeQuery;
+use crate::wire::dto::{ConflictHitDto, NodeDto, NodeStateDto, present};
+use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -118,7 +118,12 @@ pub async fn create_node(
     AppJson(body): AppJson<CreateNodeRequest>,
 ) -> Result<JsonAnswer, ApiError> {
     let sens = sensitivity(&q)?;
-    let write = nodes::remember(&state, body.into_input(), q.detect.unwrap_or(true), sens);
+    let write = nodes::remember(
+        &state.services,
+        body.into_input(),
+        q.detect.unwrap_or(true),
+        sens,
+    );
     idempotency::answer(node_created, write).await
 }
 
@@ -178,7 +183,7 @@ pub async fn get_node(
     State(state): State<AppState>,
     IdPath(id): IdPath,
 ) -> Result<Json<NodeDto>, ApiError> {
-    let node = state.store.get_node(id).await?;
+    let node = nodes::get(&state.services, id).await?;
     Ok(Json(NodeDto::from_domain(node)))
 }
 
@@ -229,7 +234,7 @@ pub async fn patch_node(
         observed_at: body.observed_at,
     })
     .map_err(ApiError::Validation)?;
-    let node = state.store.update_node(id, patch).await?;
+    let node = nodes::update(&state.services, id, patch).await?;
     Ok(Json(NodeDto::from_domain(node)))
 }
 
@@ -248,7 +253,7 @@ pub async fn delete_node(
     State(state): State<AppState>,
     IdPath(id): IdPath,
 ) -> Result<StatusCode, ApiError> {
-    state.store.delete_node(id).await?;
+    nodes::delete(&state.services, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -296,24 +301,18 @@ pub async fn list_nodes(
 ) -> Result<Json<NodeListResponse>, ApiError> {
     let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
     let tokens = q.q.as_deref().map(|text| index_tokens("", text));
-    if tokens.as_ref().is_some_and(|t| t.is_empty()) {
-        // Nothing searchable (only punctuation or stop words): nothing matches.
-        return Ok(Json(NodeListResponse {
-            items: vec![],
-            next_cursor: None,
-        }));
-    }
-    let page = state
-        .store
-        .list_nodes(NodeQuery {
+    let page = nodes::list(
+        &state.services,
+        NodeQuery {
             tokens,
             label: q.label.map(|l| l.trim().to_lowercase()),
             memory_type: q.memory_type,
             state: q.state.map(|s| state_str(s).parse().expect("valid state")),
             limit,
             after,
-        })
-        .await?;
+        },
+    )
+    .await?;
     Ok(Json(NodeListResponse {
         items: page.items.into_iter().map(NodeDto::from_domain).collect(),
         next_cursor: page.next_cursor.map(|c| c.encode()),
@@ -345,7 +344,7 @@ pub async fn check_node(
     AppQuery(q): AppQuery<DetectQuery>,
 ) -> Result<Json<CheckResponse>, ApiError> {
     let sens = sensitivity(&q)?;
-    let hits: Vec<ConflictHitDto> = nodes::check_node(&state, id, sens)
+    let hits: Vec<ConflictHitDto> = nodes::check_node(&state.services, id, sens)
         .await?
         .into_iter()
         .map(ConflictHitDto::from_hit)

@@ -8,9 +8,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::AppQuery;
-use crate::api::error::{ApiError, Problem};
 use crate::service::recall::{self, Recall, RecallQuery};
 use crate::state::AppState;
+use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(recall_memories))
@@ -58,5 +58,5 @@ pub async fn recall_memories(
             ApiError::Validation(renamed.collect())
         },
     )?;
-    Ok(Json(recall::recall(&state, query).await?))
+    Ok(Json(recall::recall(&state.services, query).await?))
 }

@@ -8,9 +8,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::{AppJson, AppQuery, page_args};
-use crate::api::error::{ApiError, Problem};
 use crate::service::report::{self, ReportSource, TopicCheck};
 use crate::state::AppState;
+use crate::wire::error::{ApiError, Problem};
 use uuid::Uuid;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -120,7 +120,7 @@ pub async fn check_topic(
 ) -> Result<Json<Report>, ApiError> {
     let check = TopicCheck::parse(body.topic, body.labels, body.limit, body.sensitivity)
         .map_err(ApiError::Validation)?;
-    let report = report::check_topic(&*state.store, state.detector.config(), check).await?;
+    let report = report::check_topic(&state.services, check).await?;
     Ok(Json(report.into()))
 }
 
@@ -160,9 +160,9 @@ pub async fn list_reports(
     AppQuery(q): AppQuery<ListReportsQuery>,
 ) -> Result<Json<ReportListResponse>, ApiError> {
     let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
-    let page = state.store.list_reports(limit, after).await?;
+    let page = report::list(&state.services, limit, after).await?;
     Ok(Json(ReportListResponse {
-        items: page.items.into_iter().map(|r| r.report).collect(),
+        items: page.items,
         next_cursor: page.next_cursor.map(|c| c.encode()),
     }))
 }

@@ -3,20 +3,19 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use super::dto::ActionDto;
 use super::extract::{AppJson, IdPath};
 use super::idempotency::{self, JsonAnswer};
-use crate::api::error::{ApiError, Problem};
 use crate::domain::resolution::Resolution;
-use crate::domain::time;
 use crate::service::conflicts::{self, ResolveConflict};
 use crate::state::AppState;
+use crate::wire::dto::ResolveResponse;
+use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -58,40 +57,6 @@ pub struct ResolveBody {
     pub note: Option<String>,
 }
 
-/// What the resolution did.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ResolveResponse {
-    /// Always true.
-    pub ok: bool,
-    pub conflict_id: Uuid,
-    /// The strategy applied.
-    pub resolution: String,
-    pub old_node_id: Option<Uuid>,
-    /// The new node (created from `new_content` when needed; deleted by `merge`).
-    pub new_node_id: Option<Uuid>,
-    /// Every step taken, in order.
-    pub actions: Vec<ActionDto>,
-    #[schema(format = DateTime)]
-    pub resolved_at: String,
-    /// True when this reply is the stored result of an earlier identical request.
-    pub replayed: bool,
-}
-
-impl From<Resolution> for ResolveResponse {
-    fn from(r: Resolution) -> Self {
-        Self {
-            ok: true,
-            conflict_id: r.conflict_id,
-            resolution: r.strategy.as_str().to_owned(),
-            old_node_id: r.old_node_id,
-            new_node_id: r.new_node_id,
-            actions: r.actions.iter().map(ActionDto::from).collect(),
-            resolved_at: time::format(&r.resolved_at),
-            replayed: r.replayed,
-        }
-    }
-}
-
 async fn resolve(state: AppState, id: Uuid, body: ResolveBody) -> Result<JsonAnswer, ApiError> {
     let request = ResolveConflict {
         conflict_id: id,
@@ -100,7 +65,7 @@ async fn resolve(state: AppState, id: Uuid, body: ResolveBody) -> Result<JsonAns
         resolved_by: body.resolved_by,
         note: body.note,
     };
-    idempotency::answer(resolved, conflicts::resolve(&state, request)).await
+    idempotency::answer(resolved, conflicts::resolve(&state.services, request)).await
 }
 
 fn resolved(r: &Resolution) -> JsonAnswer {

@@ -8,14 +8,14 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use super::dto::ActionDto;
 use super::extract::{AppJson, IdPath};
 use super::idempotency::{self, JsonAnswer};
-use crate::api::error::{ApiError, Problem};
 use crate::domain::revert::Reverted;
 use crate::domain::time;
 use crate::service::conflicts::{self, RevertConflict};
 use crate::state::AppState;
+use crate::wire::dto::ActionDto;
+use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(revert_conflict))
@@ -90,7 +90,7 @@ pub async fn revert_conflict(
         reverted_by: body.reverted_by,
         note: body.note,
     };
-    idempotency::answer(reverted, conflicts::revert(&state, request)).await
+    idempotency::answer(reverted, conflicts::revert(&state.services, request)).await
 }
 
 fn reverted(r: &Reverted) -> JsonAnswer {

@@ -7,9 +7,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::api::error::{ApiError, Problem};
 use crate::domain::credibility;
+use crate::service::sources;
 use crate::state::AppState;
+use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_sources))
@@ -51,9 +52,7 @@ pub struct SourceListResponse {
 pub async fn list_sources(
     State(state): State<AppState>,
 ) -> Result<Json<SourceListResponse>, ApiError> {
-    let items = state
-        .store
-        .list_sources()
+    let items = sources::list(&state.services)
         .await?
         .into_iter()
         .map(|s| SourceDto {

@@ -2,7 +2,7 @@
 //! conflicts wait after the cursor; otherwise it sleeps until a commit wakes it (no polling
 //! loop, no database work while it waits) or the wait runs out (204).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Json;
 use axum::extract::State;
@@ -16,14 +16,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use super::dto::RecommendationDto;
 use super::extract::AppQuery;
-use crate::api::error::{ApiError, Problem};
 use crate::domain::time;
 use crate::domain::wake::{self, SideText};
+use crate::service::feed::{self, WakeBatch};
 use crate::state::AppState;
-use crate::store::WakeBatch;
-use crate::store::notify::Woken;
+use crate::wire::dto::RecommendationDto;
+use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(wake_conflicts))
@@ -156,19 +155,9 @@ pub async fn wake_conflicts(
     AppQuery(q): AppQuery<WakeQuery>,
 ) -> Result<Response, ApiError> {
     let args = parse(q)?;
-    let _permit = state.notifier.admit().ok_or(ApiError::Overloaded)?;
-    let deadline = Instant::now() + args.wait;
-    // Subscribe before reading: a commit between the read and the wait still wakes us.
-    let mut sub = state.notifier.subscribe();
-    loop {
-        let batch = state.store.wake_batch(args.after, args.max).await?;
-        if !batch.conflicts.is_empty() {
-            return Ok(reply(batch, &args));
-        }
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() || sub.wait(left).await != Woken::Changed {
-            return Ok(StatusCode::NO_CONTENT.into_response());
-        }
+    match feed::wake(&state.services, args.after, args.max, args.wait).await? {
+        Some(batch) => Ok(reply(batch, &args)),
+        None => Ok(StatusCode::NO_CONTENT.into_response()),
     }
 }
 

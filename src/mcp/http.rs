@@ -5,7 +5,6 @@
 //! adds the `Origin` check and refuses oversized bodies before the SDK reads them.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use axum::extract::Request;
@@ -18,10 +17,9 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::Concord;
-use crate::api::error::ApiError;
-use crate::api::extract::BODY_LIMIT;
+use crate::config::BODY_LIMIT;
 use crate::state::AppState;
-use crate::store::notify::Woken;
+use crate::wire::error::ApiError;
 
 pub const PATH: &str = "/mcp";
 
@@ -30,16 +28,16 @@ pub fn routes(state: &AppState) -> Router<AppState> {
     let mut config = StreamableHttpServerConfig::default()
         .with_max_request_body_bytes(BODY_LIMIT)
         .with_legacy_session_mode(true);
-    if !crate::api::auth::ApiKeys::new(&state.settings.api_keys).is_off() {
+    if state.settings.keys_required() {
         // With keys the service may listen beyond loopback under any host name; the keys,
         // not the Host header, keep other sites out. Without keys it is loopback only and
         // the SDK's loopback Host check stops DNS rebinding.
         config = config.disable_allowed_hosts();
     }
     let token = config.cancellation_token.clone();
-    let mut shutdown = state.notifier.subscribe();
+    let services = state.services.clone();
     tokio::spawn(async move {
-        while shutdown.wait(Duration::from_secs(3600)).await != Woken::ShuttingDown {}
+        services.shutting_down().await;
         token.cancel();
     });
     let server = Concord::new(state.clone());

@@ -24,9 +24,9 @@ use rmcp::{
 };
 use serde::Deserialize;
 
-use crate::api::dto::ConflictDto;
 use crate::service::conflicts::{self, ListConflicts};
 use crate::state::AppState;
+use crate::wire::dto::ConflictDto;
 
 /// The pending-conflicts resource.
 pub const PENDING_URI: &str = "concord://conflicts/pending";
@@ -63,10 +63,12 @@ impl Concord {
             limit: PENDING_SHOWN,
             ..Default::default()
         };
-        let (page, total) = conflicts::list(&self.state, query).await.map_err(|e| {
-            tracing::error!(error = ?e, "listing pending conflicts failed");
-            ErrorData::internal_error("the pending conflicts could not be read", None)
-        })?;
+        let (page, total) = conflicts::list(&self.state.services, query)
+            .await
+            .map_err(|e| {
+                tracing::error!(error = ?e, "listing pending conflicts failed");
+                ErrorData::internal_error("the pending conflicts could not be read", None)
+            })?;
         let items = page
             .items
             .into_iter()
@@ -98,7 +100,7 @@ impl Concord {
             limit: PENDING_SHOWN,
             ..Default::default()
         };
-        let (page, total) = conflicts::list(&self.state, query)
+        let (page, total) = conflicts::list(&self.state.services, query)
             .await
             .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
         let items: Vec<ConflictDto> = page

@@ -7,12 +7,12 @@ use std::fmt::Write;
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::api::dto::{ConflictDto, NodeDto, RecommendationDto};
 use crate::domain::conflict::Conflict;
 use crate::domain::node::Node;
 use crate::service::nodes::Hit;
 use crate::service::recall::Recall;
 use crate::service::report::Report;
+use crate::wire::dto::{ConflictDto, NodeDto, RecommendationDto};
 
 /// One side of a disagreement.
 #[derive(Debug, Clone, Serialize)]

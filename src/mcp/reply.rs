@@ -8,9 +8,9 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use serde::Serialize;
 use serde_json::json;
 
-use crate::api::error::ApiError;
 use crate::domain::FieldError;
-use crate::store::StoreError;
+use crate::service;
+use crate::wire::error::ApiError;
 
 pub type ToolResult = Result<CallToolResult, ErrorData>;
 
@@ -41,11 +41,13 @@ pub fn invalid(errors: Vec<FieldError>) -> ErrorData {
     )
 }
 
-/// A use case's failure as a tool result (or invalid params for invalid fields).
-pub fn failed(e: ApiError) -> ToolResult {
-    if let ApiError::Validation(errors) = e {
+/// A use case's failure as a tool result (or invalid params for invalid fields), with the
+/// problem details REST would answer.
+pub fn failed(e: service::Error) -> ToolResult {
+    if let service::Error::Invalid(errors) = e {
         return Err(invalid(errors));
     }
+    let e = ApiError::from(e);
     if e.status().is_server_error() {
         // The cause goes to the log only, as for REST.
         tracing::error!(error = ?e, "tool call failed");
@@ -56,9 +58,4 @@ pub fn failed(e: ApiError) -> ToolResult {
     let mut result = CallToolResult::structured_error(value);
     result.content = vec![ContentBlock::text(text)];
     Ok(result)
-}
-
-/// A store error as a tool result (a missing row names itself).
-pub fn store_failed(e: StoreError) -> ToolResult {
-    failed(ApiError::from(e))
 }

@@ -9,9 +9,7 @@ use uuid::Uuid;
 use super::Concord;
 use super::args::Parameters;
 use super::render::{self, Disagreement, Side};
-use super::reply::{ToolResult, failed, invalid, ok, store_failed};
-use crate::api::dto::{ConflictDto, NodeDto};
-use crate::api::resolve::ResolveResponse;
+use super::reply::{ToolResult, failed, invalid, ok};
 use crate::domain::FieldError;
 use crate::domain::contradiction::Sensitivity;
 use crate::domain::cursor::{self, Cursor};
@@ -20,6 +18,8 @@ use crate::service::conflicts::{self, ListConflicts, ResolveConflict};
 use crate::service::nodes;
 use crate::service::recall::{self, RecallQuery};
 use crate::service::report::{self, TopicCheck};
+use crate::wire::dto::ResolveResponse;
+use crate::wire::dto::{ConflictDto, NodeDto};
 
 /// Detection sensitivity.
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
@@ -245,9 +245,9 @@ impl Concord {
             observed_at: a.observed_at,
             embedding: None,
         };
-        let (node, queued) = match nodes::remember(&self.state, input, true, None).await {
+        let (node, queued) = match nodes::remember(&self.state.services, input, true, None).await {
             Ok(written) => written,
-            Err(e) => return failed(e.into()),
+            Err(e) => return failed(e),
         };
         let conflicts: Vec<Disagreement> = queued
             .into_iter()
@@ -283,9 +283,9 @@ impl Concord {
             a.limit,
         )
         .map_err(invalid)?;
-        match recall::recall(&self.state, query).await {
+        match recall::recall(&self.state.services, query).await {
             Ok(r) => ok(render::recall(&r), &r),
-            Err(e) => failed(e.into()),
+            Err(e) => failed(e),
         }
     }
 
@@ -297,16 +297,10 @@ impl Concord {
         let sensitivity = a.sensitivity.map(SensitivityArg::domain);
         let (hits, new) = match (a.node_id, a.text) {
             (Some(id), None) => {
-                let hits = nodes::check_node(&self.state, id, sensitivity).await;
-                let hits = match hits {
-                    Ok(h) => h,
-                    Err(e) => return store_failed(e),
-                };
-                let new = match self.state.store.get_node(id).await {
-                    Ok(n) => Side::of(&n),
-                    Err(e) => return store_failed(e),
-                };
-                (hits, new)
+                match nodes::check_stored(&self.state.services, id, sensitivity).await {
+                    Ok((node, hits)) => (hits, Side::of(&node)),
+                    Err(e) => return failed(e),
+                }
             }
             (None, Some(text)) => {
                 let title = a.title.unwrap_or_else(|| first_line(&text));
@@ -317,7 +311,7 @@ impl Concord {
                     scope: a.scope,
                     ..Default::default()
                 };
-                match nodes::check_text(&self.state, input, sensitivity).await {
+                match nodes::check_text(&self.state.services, input, sensitivity).await {
                     Ok(h) => (
                         h,
                         Side {
@@ -326,7 +320,7 @@ impl Concord {
                             body: text,
                         },
                     ),
-                    Err(e) => return failed(e.into()),
+                    Err(e) => return failed(e),
                 }
             }
             _ => {
@@ -366,9 +360,9 @@ impl Concord {
             after,
             ..Default::default()
         };
-        let (page, pending_total) = match conflicts::list(&self.state, query).await {
+        let (page, pending_total) = match conflicts::list(&self.state.services, query).await {
             Ok(listed) => listed,
-            Err(e) => return failed(e.into()),
+            Err(e) => return failed(e),
         };
         let items: Vec<ConflictDto> = page
             .items
@@ -399,9 +393,9 @@ impl Concord {
             resolved_by: Some(resolved_by(&ctx)),
             note: a.note,
         };
-        let outcome = match conflicts::resolve(&self.state, request).await {
+        let outcome = match conflicts::resolve(&self.state.services, request).await {
             Ok(o) => o,
-            Err(e) => return store_failed(e),
+            Err(e) => return failed(e),
         };
         let response = ResolveResponse::from(outcome);
         let mut text = format!(
@@ -431,10 +425,9 @@ impl Concord {
             a.sensitivity.map(SensitivityArg::name),
         )
         .map_err(invalid)?;
-        let state = &self.state;
-        match report::check_topic(&*state.store, state.detector.config(), check).await {
+        match report::check_topic(&self.state.services, check).await {
             Ok(r) => ok(render::report(&r), &r),
-            Err(e) => failed(e.into()),
+            Err(e) => failed(e),
         }
     }
 }

@@ -4,15 +4,14 @@
 
 use uuid::Uuid;
 
-use crate::domain::conflict::{CONFLICT_TYPES, Conflict, ConflictFilter, Status};
+use crate::domain::conflict::{CONFLICT_TYPES, Conflict, ConflictFilter, ConflictStats, Status};
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::history::HistoryEntry;
 use crate::domain::plan::Resolve;
 use crate::domain::resolution::Resolution;
 use crate::domain::revert::{Revert, Reverted};
 use crate::domain::validate::{Errors, check_text};
-use crate::state::AppState;
-use crate::store::{StoreError, StoreResult};
+use crate::service::{Error, Result, Services};
 
 /// Raw filters of a conflict listing, as a front door received them.
 #[derive(Debug, Default)]
@@ -32,7 +31,7 @@ pub struct ListConflicts {
 }
 
 impl ListConflicts {
-    fn parse(self) -> StoreResult<ConflictFilter> {
+    fn parse(self) -> Result<ConflictFilter> {
         let mut e = Errors::default();
         let status = match self.status.as_deref().unwrap_or("pending") {
             "all" => None,
@@ -78,15 +77,15 @@ impl ListConflicts {
             limit: self.limit,
             after: self.after,
         })
-        .map_err(StoreError::Invalid)
+        .map_err(Error::Invalid)
     }
 }
 
 /// A page of conflicts (both sides in full) and the number of pending conflicts that match
 /// the type and label filters.
-pub async fn list(state: &AppState, query: ListConflicts) -> StoreResult<(Page<Conflict>, i64)> {
+pub async fn list(svc: &Services, query: ListConflicts) -> Result<(Page<Conflict>, i64)> {
     let filter = query.parse()?;
-    state.store.list_conflicts(filter).await
+    Ok(svc.store.list_conflicts(filter).await?)
 }
 
 /// Raw fields of a resolution request.
@@ -101,7 +100,7 @@ pub struct ResolveConflict {
 
 /// Resolves a conflict in one transaction; repeating the same request replays the stored
 /// result. Waiters wake only when something was written.
-pub async fn resolve(state: &AppState, r: ResolveConflict) -> StoreResult<Resolution> {
+pub async fn resolve(svc: &Services, r: ResolveConflict) -> Result<Resolution> {
     let request = Resolve::parse(
         r.conflict_id,
         &r.resolution,
@@ -109,10 +108,10 @@ pub async fn resolve(state: &AppState, r: ResolveConflict) -> StoreResult<Resolu
         r.resolved_by,
         r.note,
     )
-    .map_err(StoreError::Invalid)?;
-    let outcome = state.store.resolve_conflict(request).await?;
+    .map_err(Error::Invalid)?;
+    let outcome = svc.store.resolve_conflict(request).await?;
     if !outcome.replayed {
-        state.notifier.bump();
+        svc.notifier.bump();
     }
     Ok(outcome)
 }
@@ -127,17 +126,28 @@ pub struct RevertConflict {
 
 /// Undoes a conflict's resolution in one transaction; a retry replays the stored reply.
 /// Waiters wake only when something was written.
-pub async fn revert(state: &AppState, r: RevertConflict) -> StoreResult<Reverted> {
-    let request =
-        Revert::parse(r.conflict_id, r.reverted_by, r.note).map_err(StoreError::Invalid)?;
-    let outcome = state.store.revert_conflict(request).await?;
+pub async fn revert(svc: &Services, r: RevertConflict) -> Result<Reverted> {
+    let request = Revert::parse(r.conflict_id, r.reverted_by, r.note).map_err(Error::Invalid)?;
+    let outcome = svc.store.revert_conflict(request).await?;
     if !outcome.replayed {
-        state.notifier.bump();
+        svc.notifier.bump();
     }
     Ok(outcome)
 }
 
 /// Every change of a conflict, oldest first (404 when it does not exist).
-pub async fn history(state: &AppState, conflict_id: Uuid) -> StoreResult<Vec<HistoryEntry>> {
-    state.store.conflict_history(conflict_id).await
+pub async fn history(svc: &Services, conflict_id: Uuid) -> Result<Vec<HistoryEntry>> {
+    Ok(svc.store.conflict_history(conflict_id).await?)
+}
+
+/// One conflict with both nodes in full, and its latest history entry.
+pub async fn get(svc: &Services, conflict_id: Uuid) -> Result<(Conflict, Option<HistoryEntry>)> {
+    let conflict = svc.store.get_conflict(conflict_id).await?;
+    let latest = svc.store.conflict_history(conflict_id).await?.pop();
+    Ok((conflict, latest))
+}
+
+/// Counters of the queue.
+pub async fn stats(svc: &Services) -> Result<ConflictStats> {
+    Ok(svc.store.conflict_stats().await?)
 }

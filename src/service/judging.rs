@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::domain::contradiction::{self, Analysed, Analysis, DetectConfig, Memory, fingerprint};
-use crate::service::detect::Finding;
+use crate::service::finding::Finding;
 use crate::service::memo::Memo;
 use crate::store::Candidate;
 

@@ -1,11 +1,19 @@
-//! The use cases both front doors call: writing and checking memories with detection, manual
-//! queueing, listing and resolving the queue, resolution policies, recall, topic reports, and
-//! the optional LLM judge they consult; and filling detection's memo when the process starts.
-//! Each use case takes the application state (store, detector, notifier) or the store alone
-//! and returns domain types; REST handlers and MCP tools only parse and shape.
+//! The use cases both front doors call, one function each: writing, reading and checking
+//! memories with detection, edges, manual queueing, listing, resolving and reverting the
+//! queue, recall, topic reports, sources, the wake and event feeds, health and idempotent
+//! replies; with the optional LLM judge they consult and the memo warm-up at start. Each use
+//! case takes the [`Services`] (its dependencies, built by the composition root) and returns
+//! domain types or an [`Error`] that names the outcome; REST handlers and MCP tools only parse
+//! and shape. Nothing here knows HTTP or MCP.
 
 pub mod conflicts;
 pub mod detect;
+pub mod edges;
+mod error;
+pub mod feed;
+pub mod finding;
+pub mod health;
+pub mod idempotency;
 pub mod judging;
 pub mod llm;
 pub mod memo;
@@ -14,4 +22,44 @@ pub mod policy;
 pub mod queue;
 pub mod recall;
 pub mod report;
+pub mod sources;
 pub mod warmup;
+
+use std::sync::Arc;
+
+use crate::store::Store;
+use crate::store::notify::Notifier;
+
+pub use error::{Error, Result};
+
+use detect::Detector;
+
+/// Everything a use case depends on: the store, the detector (with its memo, policies and
+/// LLM tier) and the notifier that wakes long polls and event streams. Cheap to clone.
+#[derive(Clone)]
+pub struct Services {
+    store: Arc<dyn Store>,
+    detector: Arc<Detector>,
+    notifier: Arc<Notifier>,
+}
+
+impl Services {
+    /// The use cases over `store`, judging with `detector` and waking `notifier`'s waiters.
+    pub fn new(store: Arc<dyn Store>, detector: Arc<Detector>, notifier: Arc<Notifier>) -> Self {
+        Self {
+            store,
+            detector,
+            notifier,
+        }
+    }
+
+    /// Which database serves the use cases (`sqlite` or `postgres`).
+    pub fn backend(&self) -> &'static str {
+        self.store.backend()
+    }
+
+    /// The notifier the use cases bump after a change to the queue.
+    pub fn notifier(&self) -> &Arc<Notifier> {
+        &self.notifier
+    }
+}

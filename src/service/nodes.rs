@@ -6,11 +6,12 @@ use uuid::Uuid;
 
 use crate::domain::conflict::{Conflict, Detection, Recommendation};
 use crate::domain::contradiction::Sensitivity;
-use crate::domain::node::{NewNode, Node, NodeInput};
+use crate::domain::cursor::Page;
+use crate::domain::node::{NewNode, Node, NodeInput, NodePatch};
 use crate::domain::time;
 use crate::service::detect::{Finding, Probe, credibility_table, recommend_for};
-use crate::state::AppState;
-use crate::store::{StoreError, StoreResult};
+use crate::service::{Error, Result, Services};
+pub use crate::store::NodeQuery;
 
 /// A contradiction a check found; nothing was queued for it.
 pub struct Hit {
@@ -35,31 +36,31 @@ impl Hit {
 /// Validates and stores a node, with the conflicts detection finds (unless `detect` is
 /// false) in the same transaction, and wakes waiters when any was queued.
 pub async fn remember(
-    state: &AppState,
+    svc: &Services,
     input: NodeInput,
     detect: bool,
     sensitivity: Option<Sensitivity>,
-) -> StoreResult<(Node, Vec<Conflict>)> {
-    let node = NewNode::parse(input, time::now()).map_err(StoreError::Invalid)?;
-    let (node, conflicts) = state
+) -> Result<(Node, Vec<Conflict>)> {
+    let node = NewNode::parse(input, time::now()).map_err(Error::Invalid)?;
+    let (node, conflicts) = svc
         .detector
-        .write_node(&*state.store, node, detect, sensitivity)
+        .write_node(&*svc.store, node, detect, sensitivity)
         .await?;
     if !conflicts.is_empty() {
-        state.notifier.bump();
+        svc.notifier.bump();
     }
     Ok((node, conflicts))
 }
 
 /// What a stored node contradicts now among the active nodes; writes nothing.
 pub async fn check_node(
-    state: &AppState,
+    svc: &Services,
     id: Uuid,
     sensitivity: Option<Sensitivity>,
-) -> StoreResult<Vec<Hit>> {
-    let found = state
+) -> Result<Vec<Hit>> {
+    let found = svc
         .detector
-        .check_node(&*state.store, id, sensitivity)
+        .check_node(&*svc.store, id, sensitivity)
         .await?;
     Ok(found.into_iter().map(|(f, r)| Hit::new(f, r)).collect())
 }
@@ -67,14 +68,14 @@ pub async fn check_node(
 /// What a memory that is not stored would contradict if it were written; writes nothing.
 /// The input is validated exactly as a write would be.
 pub async fn check_text(
-    state: &AppState,
+    svc: &Services,
     input: NodeInput,
     sensitivity: Option<Sensitivity>,
-) -> StoreResult<Vec<Hit>> {
-    let node = NewNode::parse(input, time::now()).map_err(StoreError::Invalid)?;
-    let store = &*state.store;
+) -> Result<Vec<Hit>> {
+    let node = NewNode::parse(input, time::now()).map_err(Error::Invalid)?;
+    let store = &*svc.store;
     let probe = Probe::of_new(&node);
-    let findings = state.detector.find(store, &probe, sensitivity).await?;
+    let findings = svc.detector.find(store, &probe, sensitivity).await?;
     if findings.is_empty() {
         return Ok(Vec::new());
     }
@@ -86,4 +87,42 @@ pub async fn check_text(
             Hit::new(f, r)
         })
         .collect())
+}
+
+/// [`check_node`], with the stored node itself (the side the hits were checked for).
+pub async fn check_stored(
+    svc: &Services,
+    id: Uuid,
+    sensitivity: Option<Sensitivity>,
+) -> Result<(Node, Vec<Hit>)> {
+    let hits = check_node(svc, id, sensitivity).await?;
+    let node = svc.store.get_node(id).await?;
+    Ok((node, hits))
+}
+
+/// One node.
+pub async fn get(svc: &Services, id: Uuid) -> Result<Node> {
+    Ok(svc.store.get_node(id).await?)
+}
+
+/// Changes a node (the patch is parsed by the caller: `NodePatch::parse`).
+pub async fn update(svc: &Services, id: Uuid, patch: NodePatch) -> Result<Node> {
+    Ok(svc.store.update_node(id, patch).await?)
+}
+
+/// Deletes a node with its edges and the pending conflicts it is the old side of.
+pub async fn delete(svc: &Services, id: Uuid) -> Result<()> {
+    Ok(svc.store.delete_node(id).await?)
+}
+
+/// A page of nodes, newest first, or ranked by the full-text query's index tokens.
+pub async fn list(svc: &Services, query: NodeQuery) -> Result<Page<Node>> {
+    if query.tokens.as_ref().is_some_and(|t| t.is_empty()) {
+        // Nothing searchable (only punctuation or stop words): nothing matches.
+        return Ok(Page {
+            items: Vec::new(),
+            next_cursor: None,
+        });
+    }
+    Ok(svc.store.list_nodes(query).await?)
 }

@@ -7,7 +7,7 @@ use crate::domain::conflict::{NewConflict, Recommendation};
 use crate::domain::node::Node;
 use crate::domain::plan::Resolve;
 use crate::domain::policy::{self, Facts, PolicyMark, Rule, RuleSet, SideFacts};
-use crate::service::detect::{Probe, credibility_of};
+use crate::service::finding::{Probe, credibility_of};
 use crate::store::SourceStats;
 
 /// The rules in force and whether they run dry.

@@ -9,7 +9,8 @@ use crate::domain::node::MAX_BODY_BYTES;
 use crate::domain::time;
 use crate::domain::validate::{Errors, check_text};
 use crate::service::detect::{Probe, credibility_table, recommend_for};
-use crate::store::{Store, StoreError, StoreResult};
+use crate::service::{Error, Result, Services};
+use crate::store::StoreError;
 
 /// Raw fields of `POST /conflicts`.
 pub struct ManualConflict {
@@ -64,15 +65,24 @@ impl ManualConflict {
 }
 
 /// Queues the conflict; returns the existing pending one (and `false`) for a known pair.
-pub async fn queue(store: &dyn Store, m: ManualConflict) -> StoreResult<(Conflict, bool)> {
-    m.validate().map_err(StoreError::Invalid)?;
+pub async fn queue(svc: &Services, m: ManualConflict) -> Result<(Conflict, bool)> {
+    let (conflict, created) = queue_in(svc, m).await?;
+    if created {
+        svc.notifier.bump();
+    }
+    Ok((conflict, created))
+}
+
+async fn queue_in(svc: &Services, m: ManualConflict) -> Result<(Conflict, bool)> {
+    m.validate().map_err(Error::Invalid)?;
+    let store = &*svc.store;
     let missing = |pointer: &str| {
         let p = pointer.to_owned();
         move |e: StoreError| match e {
             StoreError::NotFound(_) => {
-                StoreError::Invalid(vec![FieldError::new(&p, "no node with this id exists")])
+                Error::Invalid(vec![FieldError::new(&p, "no node with this id exists")])
             }
-            other => other,
+            other => other.into(),
         }
     };
     let old = store

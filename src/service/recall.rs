@@ -16,8 +16,8 @@ use crate::domain::node::{Node, NodeState, normalize_labels};
 use crate::domain::validate::{Errors, FieldError};
 use crate::service::detect::credibility_table;
 use crate::service::report::{ReportSource, judge_pairs, search_active, source_of};
-use crate::state::AppState;
-use crate::store::{EdgeQuery, StoreResult};
+use crate::service::{Result, Services};
+use crate::store::{EdgeQuery, StoreError, StoreResult};
 
 /// Default and largest number of memories one recall returns.
 pub const DEFAULT_LIMIT: i64 = 10;
@@ -89,10 +89,10 @@ pub struct Recall {
 }
 
 /// Searches, then lists what the found memories disagree about.
-pub async fn recall(state: &AppState, q: RecallQuery) -> StoreResult<Recall> {
-    let store = &*state.store;
+pub async fn recall(svc: &Services, q: RecallQuery) -> Result<Recall> {
+    let store = &*svc.store;
     let mut nodes = search_active(store, &q.query, &q.labels, q.limit).await?;
-    let (pending, others) = pending_among(state, &nodes).await?;
+    let (pending, others) = pending_among(svc, &nodes).await?;
     nodes.extend(others);
     let mut conflicts: Vec<RecallConflict> = pending
         .iter()
@@ -114,10 +114,10 @@ pub async fn recall(state: &AppState, q: RecallQuery) -> StoreResult<Recall> {
         .iter()
         .filter(|n| n.state == NodeState::Active)
         .collect();
-    let cfg = state.detector.config();
+    let cfg = svc.detector.config();
     let table = credibility_table(store).await?;
     for p in judge_pairs(&active, &cfg, &table) {
-        if known.contains(&(p.old.id, p.new.id)) || has_verdict(state, p.old, p.new).await? {
+        if known.contains(&(p.old.id, p.new.id)) || has_verdict(svc, p.old, p.new).await? {
             continue;
         }
         conflicts.push(RecallConflict {
@@ -138,10 +138,7 @@ pub async fn recall(state: &AppState, q: RecallQuery) -> StoreResult<Recall> {
 /// Pending conflicts between two stored nodes where at least one is among `nodes`, and the
 /// other sides that `nodes` lacks. A conflict whose new side is only text has no second
 /// memory to cite and is left to the review queue.
-async fn pending_among(
-    state: &AppState,
-    nodes: &[Node],
-) -> StoreResult<(Vec<Conflict>, Vec<Node>)> {
+async fn pending_among(svc: &Services, nodes: &[Node]) -> StoreResult<(Vec<Conflict>, Vec<Node>)> {
     let ids: BTreeSet<Uuid> = nodes
         .iter()
         .flat_map(|n| n.conflict_ids.iter().copied())
@@ -149,10 +146,10 @@ async fn pending_among(
     let mut seen: HashSet<Uuid> = nodes.iter().map(|n| n.id).collect();
     let (mut pending, mut others) = (Vec::new(), Vec::new());
     for id in ids {
-        let c = match state.store.get_conflict(id).await {
+        let c = match svc.store.get_conflict(id).await {
             Ok(c) => c,
             // Resolved or deleted since the search read the ids.
-            Err(crate::store::StoreError::NotFound(_)) => continue,
+            Err(StoreError::NotFound(_)) => continue,
             Err(e) => return Err(e),
         };
         let (Some(old), Some(new)) = (&c.old_node, &c.new_node) else {
@@ -173,10 +170,10 @@ async fn pending_among(
 
 /// Whether a verdict on the pair is already remembered (`supersedes`, `relates_to` or
 /// `contradicts` between them), as write-time detection never queues such a pair again.
-async fn has_verdict(state: &AppState, a: &Node, b: &Node) -> StoreResult<bool> {
+async fn has_verdict(svc: &Services, a: &Node, b: &Node) -> StoreResult<bool> {
     let mut after = None;
     loop {
-        let page = state
+        let page = svc
             .store
             .list_edges(
                 a.id,

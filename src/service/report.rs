@@ -10,11 +10,13 @@ use crate::domain::conflict::Recommendation;
 use crate::domain::contradiction::{
     self, DetectConfig, Memory, Sensitivity, Verdict, index_tokens,
 };
+use crate::domain::cursor::{Cursor, Page};
 use crate::domain::node::{Node, normalize_labels};
 use crate::domain::report as grade;
 use crate::domain::time;
 use crate::domain::validate::{Errors, FieldError};
 use crate::service::detect::{Probe, credibility_table, recommend_for};
+use crate::service::{Result, Services};
 use crate::store::{NodeQuery, SourceStats, Store, StoreResult, StoredReport};
 
 /// What to report on.
@@ -195,11 +197,8 @@ pub(crate) fn source_of(n: &Node) -> ReportSource {
 }
 
 /// Builds, stores and returns the report.
-pub async fn check_topic(
-    store: &dyn Store,
-    base: DetectConfig,
-    check: TopicCheck,
-) -> StoreResult<Report> {
+pub async fn check_topic(svc: &Services, check: TopicCheck) -> Result<Report> {
+    let (store, base) = (&*svc.store, svc.detector.config());
     let mut nodes = search_active(store, &check.topic, &check.labels, check.limit).await?;
     // Oldest observation first, so sources and claims read in order.
     nodes.sort_by_key(|n| (n.observed_at, n.id));
@@ -247,4 +246,17 @@ pub async fn check_topic(
         })
         .await?;
     Ok(report)
+}
+
+/// Stored reports, newest first, as they were stored.
+pub async fn list(
+    svc: &Services,
+    limit: usize,
+    after: Option<Cursor>,
+) -> Result<Page<serde_json::Value>> {
+    let page = svc.store.list_reports(limit, after).await?;
+    Ok(Page {
+        items: page.items.into_iter().map(|r| r.report).collect(),
+        next_cursor: page.next_cursor,
+    })
 }

@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 
 use crate::domain::contradiction::{self, Analysis, fingerprint};
 use crate::domain::node::Node;
+use crate::service::Services;
 use crate::service::detect::Probe;
 use crate::service::memo::Memo;
-use crate::state::AppState;
 use crate::store::{NodeQuery, Store, StoreResult};
 
 /// Memories read per page: enough to keep the database's round trips rare.
@@ -96,8 +96,8 @@ fn fill_slice(memo: &Memo<Analysis>, nodes: &[Node]) -> (usize, usize, bool) {
 /// Fills the detector's memo in the background; the outcome is logged, and
 /// [`RUNNING_GAUGE`] on `/metrics` says when it has ended. A failure only means that the
 /// memo fills as writes meet candidates, as it would without this.
-pub fn spawn(state: &AppState) {
-    let (store, detector) = (Arc::clone(&state.store), Arc::clone(&state.detector));
+pub fn spawn(svc: &Services) {
+    let (store, detector) = (Arc::clone(&svc.store), Arc::clone(&svc.detector));
     let running = Running::start();
     tokio::spawn(async move {
         let _running = running;

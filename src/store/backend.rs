@@ -23,8 +23,8 @@ use sqlx::types::Json;
 use sqlx::{Database, Decode, Encode, Executor, Pool, Postgres, Row as _, Sqlite, Type};
 use uuid::Uuid;
 
-use super::check::JsonSql;
 use super::notify::Notifier;
+use super::sql::JsonSql;
 use super::{Candidate, CandidateQuery, StoreError, StoreResult, Violation};
 use crate::domain::time::{self, Timestamp};
 

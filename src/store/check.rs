@@ -4,7 +4,7 @@
 //! must hold is asserted: a later write may legitimately undo a resolution's effect (a node
 //! deleted, an edge moved by a merge, a state changed afterwards), and those cases are
 //! excluded. The queries are written once; where they read JSON they name its pieces with
-//! placeholders that each backend's [`JsonSql`] fills in (`json_each` and `json_extract` on
+//! placeholders that each backend's [`JsonSql`](super::sql::JsonSql) fills in (`json_each` and `json_extract` on
 //! SQLite, `jsonb_array_elements` and `->>` on PostgreSQL).
 
 use sqlx::AssertSqlSafe;
@@ -13,40 +13,6 @@ use uuid::Uuid;
 use super::backend::{Backend, Cols, Id, QueryExt};
 use crate::domain::contradiction::index_tokens;
 use crate::store::{StoreResult, Violation};
-
-/// How a dialect reads the JSON columns, for the placeholders of [`CHECKS`].
-pub struct JsonSql {
-    /// `{each}`: joins every action of conflict `c` as `a`, after `from conflict_queue c`.
-    pub each: &'static str,
-    /// `{actions}`: the actions of conflict `c` as a table `a`.
-    pub actions: &'static str,
-    /// `{labels}`: the labels of node `n` as a table `j`; `{label}`: one of them.
-    pub labels: &'static str,
-    pub label: &'static str,
-    /// `{a.name}`: field `name` of action `a` as text, written `field.0 name field.1`;
-    /// `{a.name:id}`: the same field compared with an id column (`field.2` appended).
-    pub field: (&'static str, &'static str, &'static str),
-}
-
-impl JsonSql {
-    fn render(&self, template: &str) -> String {
-        let mut sql = template
-            .replace("{each}", self.each)
-            .replace("{actions}", self.actions)
-            .replace("{labels}", self.labels)
-            .replace("{label}", self.label);
-        let (open, close, as_id) = self.field;
-        while let Some(start) = sql.find("{a.") {
-            let end = start + sql[start..].find('}').expect("placeholders close");
-            let (name, cast) = match sql[start + 3..end].split_once(':') {
-                Some((name, _)) => (name.to_owned(), as_id),
-                None => (sql[start + 3..end].to_owned(), ""),
-            };
-            sql.replace_range(start..=end, &format!("{open}{name}{close}{cast}"));
-        }
-        sql
-    }
-}
 
 /// `(invariant, query returning one text column per violation, at most 100 rows)`.
 const CHECKS: &[(&str, &str)] = &[

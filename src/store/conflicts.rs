@@ -1,14 +1,14 @@
-//! Conflicts, on either database: queueing (one pending conflict per pair), the full-content
-//! listing in one query, stats, sources, reports and the event log. Every queued or resolved
+//! Conflict rows, on either database: inserting one (one pending conflict per pair), reading
+//! one or a full-content listing in one query, stats, sources, reports and the event log. Every queued or resolved
 //! conflict records an event and is announced through [`Backend::notify`].
 
 use sqlx::types::Json;
 use uuid::Uuid;
 
-use super::backend::{Backend, Cols, Conn, Id, Ids, Q, QueryExt, Sql, Ts};
+use super::backend::{Backend, Cols, Conn, Id, Q, QueryExt, Sql, Ts};
+use super::rows::ts_key;
 use super::sql::conflict_columns;
-use super::{edges, history, rows};
-use crate::domain::FieldError;
+use super::{edges, history, locks, rows};
 use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::history::HistoryEntry;
@@ -26,12 +26,12 @@ pub(crate) const SELECT_ONE: &str = concat!(
 
 /// Inserts a pending conflict unless its pair already has one or its old node is gone;
 /// returns whether it was inserted.
-async fn insert<B: Backend>(conn: &mut Conn<B>, c: &NewConflict) -> StoreResult<bool> {
+pub async fn insert<B: Backend>(conn: &mut Conn<B>, c: &NewConflict) -> StoreResult<bool> {
     // Nodes before the event lock, as everywhere (see `store`).
     let sides: Vec<Uuid> = std::iter::once(c.old_node_id)
         .chain(c.new_node_id)
         .collect();
-    share_nodes::<B>(conn, sides).await?;
+    locks::share_nodes::<B>(conn, sides).await?;
     B::serialize_events(conn).await?;
     let row = bind::<B::Db>(B::query(B::INSERT_CONFLICT), c)
         .optional(conn)
@@ -61,33 +61,6 @@ pub(crate) fn bind<D: Sql>(q: Q<D>, c: &NewConflict) -> Q<D> {
         .arg(Json(&c.recommendation))
         .arg(&c.note)
         .arg(Ts(c.created_at))
-}
-
-/// Key-share locks nodes in id order (PostgreSQL), so that rows about to refer to them cannot
-/// lose them and lock waits never cross those of another unit of work.
-pub async fn share_nodes<B: Backend>(conn: &mut Conn<B>, ids: Vec<Uuid>) -> StoreResult<()> {
-    lock_in_order::<B>(conn, B::SHARE_NODES, ids).await
-}
-
-/// `for update` locks on nodes in id order (PostgreSQL), for a write that will change them
-/// later in its transaction: taking the strong lock up front, rather than upgrading a key
-/// share lock after the event lock, keeps the one lock order.
-pub async fn lock_nodes<B: Backend>(conn: &mut Conn<B>, ids: Vec<Uuid>) -> StoreResult<()> {
-    lock_in_order::<B>(conn, B::LOCK_NODES, ids).await
-}
-
-async fn lock_in_order<B: Backend>(
-    conn: &mut Conn<B>,
-    sql: Option<&'static str>,
-    mut ids: Vec<Uuid>,
-) -> StoreResult<()> {
-    let Some(sql) = sql.filter(|_| !ids.is_empty()) else {
-        return Ok(());
-    };
-    ids.sort_unstable();
-    ids.dedup();
-    B::query(sql).arg(Ids(&ids)).all(conn).await?;
-    Ok(())
 }
 
 /// Records an event and announces the conflict's seq (delivered on commit).
@@ -121,30 +94,6 @@ pub async fn insert_detected<B: Backend>(
     }
     edges::insert::<B>(conn, &hit.edge).await?;
     get_in::<B>(conn, hit.conflict.id).await.map(Some)
-}
-
-pub async fn queue<B: Backend>(store: &B, c: NewConflict) -> StoreResult<(Conflict, bool)> {
-    let mut tx = store.write().await?;
-    let inserted = insert::<B>(&mut tx, &c).await?;
-    let conflict = if inserted {
-        get_in::<B>(&mut tx, c.id).await?
-    } else {
-        let row = B::query(
-            "select conflict_id from conflict_queue \
-             where old_node_id = $1 and new_key = $2 and status = 'pending'",
-        )
-        .arg(Id(c.old_node_id))
-        .arg(c.new_key())
-        .optional(&mut tx)
-        .await?;
-        // No pending conflict and nothing inserted: the old node does not exist.
-        let row = row.ok_or(StoreError::NotFound("node"))?;
-        let id = Cols::<B::Db>::new(&row).id("conflict_id")?;
-        get_in::<B>(&mut tx, id).await?
-    };
-    let out = (conflict, inserted);
-    idempotency::commit::<B, _>(tx, &out).await?;
-    Ok(out)
 }
 
 pub async fn get_in<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreResult<Conflict> {
@@ -204,20 +153,6 @@ const PENDING_TOTAL: &str = "select count(*) as total from conflict_queue c \
     and ($1 is null or c.conflict_type = $1) \
     and ($2 is null or exists (select 1 from node_labels l where l.label = $2 \
          and (l.node_id = c.old_node_id or l.node_id = c.new_node_id)))";
-
-/// The timestamp key of a newest-first or oldest-first cursor.
-pub fn ts_key(cursor: Option<&Cursor>) -> StoreResult<Option<Ts>> {
-    cursor
-        .map(|c| {
-            time::parse(&c.key).map(Ts).ok_or_else(|| {
-                StoreError::Invalid(vec![FieldError::new(
-                    "/cursor",
-                    "is not a cursor of this list",
-                )])
-            })
-        })
-        .transpose()
-}
 
 pub async fn list<B: Backend>(store: &B, f: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)> {
     let mut conn = store.pool().acquire().await?;

@@ -5,22 +5,13 @@
 use uuid::Uuid;
 
 use super::backend::{Backend, Cols, Conn, Id, Q, QueryExt, Sql, Ts};
-use super::conflicts::{self, ts_key};
 use super::nodes;
+use super::rows::ts_key;
 use crate::domain::FieldError;
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::edge::Edge;
 use crate::domain::time;
 use crate::store::*;
-
-pub async fn create<B: Backend>(store: &B, edge: Edge) -> StoreResult<Edge> {
-    let mut tx = store.write().await?;
-    // In id order, not source-then-target: see the lock order in `store`.
-    conflicts::share_nodes::<B>(&mut tx, vec![edge.source_id, edge.target_id]).await?;
-    insert::<B>(&mut tx, &edge).await?;
-    idempotency::commit::<B, _>(tx, &edge).await?;
-    Ok(edge)
-}
 
 pub async fn insert<B: Backend>(conn: &mut Conn<B>, e: &Edge) -> StoreResult<()> {
     let inserted = bind::<B::Db>(B::query(B::INSERT_EDGE), e).run(conn).await?;

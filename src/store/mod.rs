@@ -65,16 +65,15 @@ pub mod failpoints;
 mod health;
 mod history;
 mod idempotency;
+mod locks;
 mod nodes;
 pub mod notify;
-mod policy;
 pub mod postgres;
 mod pre_image;
-mod resolution;
-mod revert;
 mod rows;
 pub(crate) mod sql;
 pub mod sqlite;
+mod units;
 mod wake;
 
 use std::sync::Arc;
@@ -383,7 +382,10 @@ impl<B: Backend> Store for B {
         node: NewNode,
         found: Vec<DetectedConflict>,
     ) -> StoreResult<(Node, Vec<Conflict>)> {
-        unit_of_work(self, || nodes::create(self, node.clone(), found.clone())).await
+        unit_of_work(self, || {
+            units::nodes::create(self, node.clone(), found.clone())
+        })
+        .await
     }
 
     async fn get_node(&self, id: Uuid) -> StoreResult<Node> {
@@ -395,11 +397,11 @@ impl<B: Backend> Store for B {
     }
 
     async fn update_node(&self, id: Uuid, patch: NodePatch) -> StoreResult<Node> {
-        unit_of_work(self, || nodes::update(self, id, patch.clone())).await
+        unit_of_work(self, || units::nodes::update(self, id, patch.clone())).await
     }
 
     async fn delete_node(&self, id: Uuid) -> StoreResult<()> {
-        unit_of_work(self, || nodes::delete(self, id)).await
+        unit_of_work(self, || units::nodes::delete(self, id)).await
     }
 
     async fn list_nodes(&self, query: NodeQuery) -> StoreResult<Page<Node>> {
@@ -411,7 +413,7 @@ impl<B: Backend> Store for B {
     }
 
     async fn create_edge(&self, edge: Edge) -> StoreResult<Edge> {
-        unit_of_work(self, || edges::create(self, edge.clone())).await
+        unit_of_work(self, || units::edges::create(self, edge.clone())).await
     }
 
     async fn list_edges(&self, node_id: Uuid, query: EdgeQuery) -> StoreResult<Page<Edge>> {
@@ -423,7 +425,7 @@ impl<B: Backend> Store for B {
     }
 
     async fn queue_conflict(&self, conflict: NewConflict) -> StoreResult<(Conflict, bool)> {
-        unit_of_work(self, || conflicts::queue(self, conflict.clone())).await
+        unit_of_work(self, || units::conflicts::queue(self, conflict.clone())).await
     }
 
     async fn get_conflict(&self, id: Uuid) -> StoreResult<Conflict> {
@@ -439,11 +441,11 @@ impl<B: Backend> Store for B {
     }
 
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution> {
-        unit_of_work(self, || resolution::resolve(self, request.clone())).await
+        unit_of_work(self, || units::resolution::resolve(self, request.clone())).await
     }
 
     async fn revert_conflict(&self, request: Revert) -> StoreResult<Reverted> {
-        unit_of_work(self, || revert::revert(self, request.clone())).await
+        unit_of_work(self, || units::revert::revert(self, request.clone())).await
     }
 
     async fn conflict_history(&self, id: Uuid) -> StoreResult<Vec<HistoryEntry>> {

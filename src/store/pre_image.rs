@@ -6,7 +6,6 @@ use std::collections::BTreeSet;
 use uuid::Uuid;
 
 use super::backend::{Backend, Cols, Conn, Id, QueryExt, Row};
-use super::resolution::verdicts;
 use super::{StoreError, StoreResult};
 use crate::domain::conflict::{Conflict, Strategy, hex};
 use crate::domain::plan::{Plan, Step};
@@ -250,4 +249,24 @@ pub async fn source_row<B: Backend>(
         })
     })
     .transpose()
+}
+
+/// `(source, upheld)` pairs a verdict counts: `new_is_current` upholds the new side's source and
+/// contradicts the old side's; `old_is_current` the reverse; the other strategies count nothing.
+pub fn verdicts(conflict: &Conflict, strategy: Strategy) -> Vec<(String, bool)> {
+    let old = conflict.old_node.as_ref().and_then(|n| n.source.clone());
+    let new = conflict.new_node.as_ref().and_then(|n| n.source.clone());
+    let new_won = match strategy {
+        Strategy::NewIsCurrent => true,
+        Strategy::OldIsCurrent => false,
+        Strategy::KeepBoth | Strategy::Merge => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    if let Some(s) = new {
+        out.push((s, new_won));
+    }
+    if let Some(s) = old {
+        out.push((s, !new_won));
+    }
+    out
 }

@@ -1,10 +1,14 @@
 //! Row decoding, written once: [`Cols`] reads ids, timestamps and JSON the way each database
 //! stores them, so a node or a conflict maps the same on both.
 
+use super::StoreError;
 use super::StoreResult;
-use super::backend::{Cols, Sql};
+use super::backend::{Cols, Sql, Ts};
+use crate::domain::FieldError;
 use crate::domain::conflict::Conflict;
+use crate::domain::cursor::Cursor;
 use crate::domain::node::Node;
+use crate::domain::time;
 
 /// A node from columns named `{prefix}node_id`…; `None` when the (left-joined) node is absent.
 pub fn node<D: Sql>(row: &D::Row, prefix: &'static str) -> StoreResult<Option<Node>> {
@@ -61,4 +65,18 @@ pub fn conflict<D: Sql>(row: &D::Row) -> StoreResult<Conflict> {
 
 pub fn conflicts<D: Sql>(rows: &[D::Row]) -> StoreResult<Vec<Conflict>> {
     rows.iter().map(conflict::<D>).collect()
+}
+
+/// The timestamp key of a newest-first or oldest-first cursor.
+pub fn ts_key(cursor: Option<&Cursor>) -> StoreResult<Option<Ts>> {
+    cursor
+        .map(|c| {
+            time::parse(&c.key).map(Ts).ok_or_else(|| {
+                StoreError::Invalid(vec![FieldError::new(
+                    "/cursor",
+                    "is not a cursor of this list",
+                )])
+            })
+        })
+        .transpose()
 }

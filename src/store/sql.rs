@@ -127,3 +127,37 @@ macro_rules! candidates_newest {
     };
 }
 pub(crate) use candidates_newest;
+
+/// How a dialect reads the JSON columns, for the placeholders of `check::CHECKS`.
+pub struct JsonSql {
+    /// `{each}`: joins every action of conflict `c` as `a`, after `from conflict_queue c`.
+    pub each: &'static str,
+    /// `{actions}`: the actions of conflict `c` as a table `a`.
+    pub actions: &'static str,
+    /// `{labels}`: the labels of node `n` as a table `j`; `{label}`: one of them.
+    pub labels: &'static str,
+    pub label: &'static str,
+    /// `{a.name}`: field `name` of action `a` as text, written `field.0 name field.1`;
+    /// `{a.name:id}`: the same field compared with an id column (`field.2` appended).
+    pub field: (&'static str, &'static str, &'static str),
+}
+
+impl JsonSql {
+    pub(crate) fn render(&self, template: &str) -> String {
+        let mut sql = template
+            .replace("{each}", self.each)
+            .replace("{actions}", self.actions)
+            .replace("{labels}", self.labels)
+            .replace("{label}", self.label);
+        let (open, close, as_id) = self.field;
+        while let Some(start) = sql.find("{a.") {
+            let end = start + sql[start..].find('}').expect("placeholders close");
+            let (name, cast) = match sql[start + 3..end].split_once(':') {
+                Some((name, _)) => (name.to_owned(), as_id),
+                None => (sql[start + 3..end].to_owned(), ""),
+            };
+            sql.replace_range(start..=end, &format!("{open}{name}{close}{cast}"));
+        }
+        sql
+    }
+}

@@ -16,10 +16,10 @@ use sqlx::{PgConnection, PgPool, Postgres, Row as _, Transaction};
 use uuid::Uuid;
 
 use super::backend::{Backend, GroupedWrite, Id, QueryExt};
-use super::check::JsonSql;
 use super::notify::Notifier;
 use super::sql::{candidates_by_labels, candidates_newest, node_columns};
 use super::{Candidate, CandidateQuery, StoreError, StoreResult, Violation, WriteHealth};
+use crate::store::sql::JsonSql;
 
 pub use listen::EVENTS_CHANNEL;
 

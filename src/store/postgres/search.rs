@@ -14,7 +14,8 @@ use crate::domain::retrieval::{
     INDEX_HITS_PER_CANDIDATE, RANKING_BUDGET, best_hits, query_tokens, rarity,
 };
 use crate::store::backend::{Id, QueryExt};
-use crate::store::check::{JsonSql, postings_not_recounted, postings_out_of_step};
+use crate::store::check::{postings_not_recounted, postings_out_of_step};
+use crate::store::sql::JsonSql;
 use crate::store::sql::node_columns;
 use crate::store::{CandidateQuery, StoreResult, Violation};
 

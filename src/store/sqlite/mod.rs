@@ -22,13 +22,13 @@ use tokio::sync::oneshot;
 use uuid::Uuid;
 
 use super::backend::{Backend, GroupedWrite, QueryExt};
-use super::check::JsonSql;
 use super::notify::Notifier;
 use super::sql::{candidates_by_labels, candidates_newest};
 use super::{
     Candidate, CandidateQuery, DetectedConflict, StoreError, StoreResult, Violation, WriteHealth,
 };
 use crate::domain::node::NewNode;
+use crate::store::sql::JsonSql;
 
 /// How a commit reaches the disk (`PRAGMA synchronous` in WAL mode).
 ///

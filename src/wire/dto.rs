@@ -10,6 +10,7 @@ use crate::domain::edge::Edge;
 use crate::domain::history::HistoryEntry;
 use crate::domain::node::{Node, NodeState};
 use crate::domain::policy::PolicyMark;
+use crate::domain::resolution::Resolution;
 use crate::domain::time;
 
 /// Lifecycle state of a node; only `active` nodes take part in detection.
@@ -478,4 +479,38 @@ where
     T: Deserialize<'de>,
 {
     Option::<T>::deserialize(d).map(Some)
+}
+
+/// What the resolution did.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ResolveResponse {
+    /// Always true.
+    pub ok: bool,
+    pub conflict_id: Uuid,
+    /// The strategy applied.
+    pub resolution: String,
+    pub old_node_id: Option<Uuid>,
+    /// The new node (created from `new_content` when needed; deleted by `merge`).
+    pub new_node_id: Option<Uuid>,
+    /// Every step taken, in order.
+    pub actions: Vec<ActionDto>,
+    #[schema(format = DateTime)]
+    pub resolved_at: String,
+    /// True when this reply is the stored result of an earlier identical request.
+    pub replayed: bool,
+}
+
+impl From<Resolution> for ResolveResponse {
+    fn from(r: Resolution) -> Self {
+        Self {
+            ok: true,
+            conflict_id: r.conflict_id,
+            resolution: r.strategy.as_str().to_owned(),
+            old_node_id: r.old_node_id,
+            new_node_id: r.new_node_id,
+            actions: r.actions.iter().map(ActionDto::from).collect(),
+            resolved_at: time::format(&r.resolved_at),
+            replayed: r.replayed,
+        }
+    }
 }

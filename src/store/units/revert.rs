@@ -13,9 +13,6 @@ mod rows;
 
 use std::collections::HashMap;
 
-use super::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
-use super::pre_image::source_row;
-use super::{StoreError, StoreResult, conflicts, failpoints, history, idempotency};
 use crate::domain::conflict::{Action, Conflict, Status};
 use crate::domain::history::{HistoryEntry, HistoryKind};
 use crate::domain::resolution::Resolution;
@@ -23,6 +20,9 @@ use crate::domain::revert::{
     Obstacle, Resolved, Revert, RevertError, RevertStep, Reverted, uncount,
 };
 use crate::domain::time::{self, Timestamp};
+use crate::store::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
+use crate::store::pre_image::source_row;
+use crate::store::{StoreError, StoreResult, conflicts, failpoints, history, idempotency};
 use now::read_now;
 use rows::{insert_edge, insert_node, move_back, restore_conflict, restore_row, write_source};
 

@@ -9,17 +9,17 @@
 
 use sqlx::types::Json;
 
-use super::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
-use super::{
-    Resolution, StoreError, StoreResult, conflicts, edges, failpoints, idempotency, nodes,
-    pre_image,
-};
-use crate::domain::conflict::{Action, Conflict, Status, Strategy};
+use crate::domain::conflict::{Action, Conflict, Status};
 use crate::domain::contradiction::index_tokens;
 use crate::domain::history::{self, HistoryEntry, HistoryKind};
 use crate::domain::plan::{self, Plan, PlanError, Resolve, Step};
 use crate::domain::pre_image::PreImage;
 use crate::domain::time;
+use crate::store::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
+use crate::store::{
+    Resolution, StoreError, StoreResult, conflicts, edges, failpoints, idempotency, nodes,
+    pre_image,
+};
 
 pub async fn resolve<B: Backend>(store: &B, req: Resolve) -> StoreResult<Resolution> {
     let mut tx = store.write().await?;
@@ -202,7 +202,7 @@ impl Run<'_> {
         .arg(Json(&stored))
         .run(conn)
         .await?;
-        for (source, upheld) in verdicts(conflict, req.strategy) {
+        for (source, upheld) in pre_image::verdicts(conflict, req.strategy) {
             conflicts::count_verdict::<B>(conn, &source, upheld).await?;
         }
         let kind = if history::is_automatic(req.resolved_by.as_deref()) {
@@ -218,7 +218,7 @@ impl Run<'_> {
             note: req.note.clone(),
             actions,
         };
-        super::history::record::<B>(conn, conflict.id, &entry, Some(self.pre_image)).await?;
+        crate::store::history::record::<B>(conn, conflict.id, &entry, Some(self.pre_image)).await?;
         conflicts::event::<B>(conn, "conflict.resolved", conflict.id, conflict.seq).await
     }
 
@@ -233,24 +233,4 @@ impl Run<'_> {
             replayed: false,
         }
     }
-}
-
-/// `(source, upheld)` pairs a verdict counts: `new_is_current` upholds the new side's source and
-/// contradicts the old side's; `old_is_current` the reverse; the other strategies count nothing.
-pub fn verdicts(conflict: &Conflict, strategy: Strategy) -> Vec<(String, bool)> {
-    let old = conflict.old_node.as_ref().and_then(|n| n.source.clone());
-    let new = conflict.new_node.as_ref().and_then(|n| n.source.clone());
-    let new_won = match strategy {
-        Strategy::NewIsCurrent => true,
-        Strategy::OldIsCurrent => false,
-        Strategy::KeepBoth | Strategy::Merge => return Vec::new(),
-    };
-    let mut out = Vec::new();
-    if let Some(s) = new {
-        out.push((s, new_won));
-    }
-    if let Some(s) = old {
-        out.push((s, !new_won));
-    }
-    out
 }

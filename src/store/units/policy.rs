@@ -3,10 +3,11 @@
 //! `resolve_in` as a client's resolution, so its actions, history, verdicts and events are
 //! those of any resolution and the write stands or falls with it.
 
-use super::backend::{Backend, Conn};
-use super::{StoreError, StoreResult, conflicts, failpoints, resolution};
 use crate::domain::conflict::Conflict;
 use crate::domain::plan::Resolve;
+use crate::store::backend::{Backend, Conn};
+use crate::store::units::resolution;
+use crate::store::{StoreError, StoreResult, conflicts, failpoints};
 
 /// Runs a policy's resolution of a conflict this write just queued, inside the write's
 /// transaction, exactly as a client's resolution runs. A plan refused as stale wrote nothing

@@ -1,6 +1,8 @@
-//! One error type for the HTTP layer, rendered as RFC 9457 `application/problem+json`.
-//! Storage errors convert once, here; handlers only use `?`. A 5xx never shows database text:
-//! the cause goes to the log, next to the request id the client also receives.
+//! The problem catalogue both front doors report failures with: each kind has a stable type
+//! (`/problems/<code>`), a title and a status, and renders as RFC 9457 problem details. A use
+//! case's outcome ([`service::Error`]) converts once, here; handlers and tools only use `?`.
+//! A 5xx never shows database text: the cause goes to the log, next to the request id the
+//! client also receives.
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -8,12 +10,12 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::api::dto::{ActionDto, NodeStateDto};
 use crate::domain::FieldError;
 use crate::domain::resolution::Resolution;
 use crate::domain::revert::Obstacle;
-use crate::store::StoreError;
+use crate::service;
 use crate::telemetry;
+use crate::wire::dto::{ActionDto, NodeStateDto};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -51,7 +53,7 @@ pub enum ApiError {
         failed_action: String,
         unavailable: bool,
         #[source]
-        cause: Box<StoreError>,
+        cause: Box<service::Error>,
     },
     #[error("the conflict is pending: there is no resolution to revert")]
     NotResolved,
@@ -63,22 +65,22 @@ pub enum ApiError {
         failed_action: String,
         unavailable: bool,
         #[source]
-        cause: Box<StoreError>,
+        cause: Box<service::Error>,
     },
     #[error("the service is overloaded; retry later")]
     Overloaded,
     #[error("the request did not complete within {0} ms; retry later")]
     Timeout(u64),
     #[error("the database is unreachable; retry later")]
-    Unavailable(#[source] StoreError),
+    Unavailable(#[source] service::Error),
     #[error("the database did not answer within {0} ms; retry later")]
     NotReady(u64),
     #[error("the database is busy with another writer; retry later")]
-    Busy(#[source] StoreError),
+    Busy(#[source] service::Error),
     #[error("the database's storage is full; nothing was written, retry once space is freed")]
-    StorageFull(#[source] StoreError),
+    StorageFull(#[source] service::Error),
     #[error("writes are failing: the database's storage is full")]
-    NotWritable(#[source] StoreError),
+    NotWritable(#[source] service::Error),
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
 }
@@ -383,43 +385,48 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<StoreError> for ApiError {
-    fn from(e: StoreError) -> Self {
+impl From<service::Error> for ApiError {
+    fn from(e: service::Error) -> Self {
+        use service::Error as E;
         match e {
-            // Before `ResolutionFailed`: a full disk is the same answer whichever step hit it.
-            e if e.is_storage_full() => Self::StorageFull(e),
-            StoreError::NotFound(what) => Self::NotFound(what),
-            StoreError::Invalid(errors) => Self::Validation(errors),
-            StoreError::Stale { node_id, state } => Self::Stale {
+            E::Invalid(errors) => Self::Validation(errors),
+            E::NotFound(what) => Self::NotFound(what),
+            E::Stale { node_id, state } => Self::Stale {
                 node_id,
                 state: state.to_string(),
             },
-            StoreError::AlreadyResolved(r) => Self::AlreadyResolved(r),
-            StoreError::ResolutionFailed {
+            E::AlreadyResolved(r) => Self::AlreadyResolved(r),
+            E::NotResolved => Self::NotResolved,
+            E::RevertBlocked(found) => Self::RevertConflict(found),
+            E::StepFailed {
+                revert,
+                unavailable,
                 partial_actions,
                 failed_action,
                 cause,
-            } => Self::ResolutionFailed {
-                unavailable: cause.is_unavailable(),
-                partial_actions,
-                failed_action,
-                cause,
-            },
-            StoreError::NotResolved => Self::NotResolved,
-            StoreError::RevertConflict(found) => Self::RevertConflict(found),
-            StoreError::RevertFailed {
-                partial_actions,
-                failed_action,
-                cause,
-            } => Self::RevertFailed {
-                unavailable: cause.is_unavailable(),
-                partial_actions,
-                failed_action,
-                cause,
-            },
-            e if e.is_busy() => Self::Busy(e),
-            e if e.is_unavailable() => Self::Unavailable(e),
-            other => Self::Internal(other.into()),
+            } => {
+                let cause = Box::new(E::Internal(anyhow::Error::from(*cause)));
+                if revert {
+                    Self::RevertFailed {
+                        partial_actions,
+                        failed_action,
+                        unavailable,
+                        cause,
+                    }
+                } else {
+                    Self::ResolutionFailed {
+                        partial_actions,
+                        failed_action,
+                        unavailable,
+                        cause,
+                    }
+                }
+            }
+            E::Overloaded => Self::Overloaded,
+            e @ E::Unavailable(_) => Self::Unavailable(e),
+            e @ E::Busy(_) => Self::Busy(e),
+            e @ E::StorageFull(_) => Self::StorageFull(e),
+            E::Internal(cause) => Self::Internal(cause),
         }
     }
 }

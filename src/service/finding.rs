@@ -1,0 +1,108 @@
+//! What detection works on and finds: the new side of a check ([`Probe`]), one contradiction
+//! found for it ([`Finding`]), and how a verdict and a source's credibility are recorded.
+//! Below `detect`, `judging` and `policy`, which all use them.
+
+use uuid::Uuid;
+
+use crate::domain::conflict::Detection;
+use crate::domain::contradiction::{Memory, Verdict};
+use crate::domain::node::{NewNode, Node};
+use crate::domain::time::Timestamp;
+use crate::store::SourceStats;
+
+/// The new side of a check: a node about to be written, or one already stored.
+pub struct Probe<'a> {
+    pub id: Option<Uuid>,
+    pub title: &'a str,
+    pub body: &'a str,
+    pub memory_type: &'a str,
+    pub scope: &'a str,
+    pub labels: &'a [String],
+    pub confidence: f64,
+    pub observed_at: Timestamp,
+    pub source: Option<&'a str>,
+    pub embedding: Option<&'a [f32]>,
+}
+
+impl<'a> Probe<'a> {
+    /// The probe as the rules see it.
+    pub fn memory(&self) -> Memory<'a> {
+        Memory {
+            title: self.title,
+            body: self.body,
+            labels: self.labels,
+            confidence: self.confidence,
+            embedding: self.embedding,
+        }
+    }
+
+    pub fn of_new(n: &'a NewNode) -> Self {
+        Self {
+            id: None,
+            title: &n.title,
+            body: &n.body,
+            memory_type: &n.memory_type,
+            scope: &n.scope,
+            labels: &n.labels,
+            confidence: n.confidence,
+            observed_at: n.observed_at,
+            source: n.source.as_deref(),
+            embedding: n.embedding.as_deref(),
+        }
+    }
+
+    pub fn of_stored(n: &'a Node, embedding: Option<&'a [f32]>) -> Self {
+        Self {
+            id: Some(n.id),
+            title: &n.title,
+            body: &n.body,
+            memory_type: &n.memory_type,
+            scope: &n.scope,
+            labels: &n.labels,
+            confidence: n.confidence,
+            observed_at: n.observed_at,
+            source: n.source.as_deref(),
+            embedding,
+        }
+    }
+}
+
+/// One contradiction found for a probe.
+pub struct Finding {
+    pub old: Node,
+    pub verdict: Verdict,
+    /// Why the configured LLM tier did not give this verdict, when it did not.
+    pub llm_fallback: Option<String>,
+}
+
+impl Finding {
+    /// The verdict as stored on the conflict, with the LLM fallback reason.
+    pub fn detection(&self) -> Detection {
+        Detection {
+            llm_fallback: self.llm_fallback.clone(),
+            ..detection_of(&self.verdict)
+        }
+    }
+}
+
+pub fn detection_of(v: &Verdict) -> Detection {
+    Detection {
+        tier: v.tier.as_str().to_owned(),
+        probability: round3(v.probability),
+        signals: v.signals.iter().map(|s| s.as_str().to_owned()).collect(),
+        overlap: Some(round3(v.overlap)),
+        similarity: v.similarity.map(round3),
+        explanation: v.explanation.clone(),
+        llm_fallback: None,
+        policy: None,
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+pub fn credibility_of(table: &[SourceStats], source: Option<&str>) -> Option<f64> {
+    let s = table.iter().find(|s| Some(s.source.as_str()) == source)?;
+    Some(crate::domain::credibility::score(s.upheld, s.contradicted))
+}

@@ -1,0 +1,114 @@
+//! Node writes, each one transaction: a new node with the conflicts detection found (and the
+//! resolutions policies decided on), a change, a delete.
+
+use sqlx::types::Json;
+use uuid::Uuid;
+
+use crate::domain::conflict::{Conflict, Status};
+use crate::domain::contradiction::index_tokens;
+use crate::domain::node::{self as dn, NewNode, Node, NodePatch};
+use crate::domain::time;
+use crate::store::backend::{Backend, Id, QueryExt, Ts};
+use crate::store::nodes::{
+    attach_conflict_ids, check_dimension, delete_in, fetch, fetch_optional, insert,
+};
+use crate::store::units::policy;
+use crate::store::{DetectedConflict, StoreResult, conflicts, idempotency, locks, rows};
+
+pub async fn create<B: Backend>(
+    store: &B,
+    node: NewNode,
+    found: Vec<DetectedConflict>,
+) -> StoreResult<(Node, Vec<Conflict>)> {
+    // Tokenising and encoding happen before the write transaction starts.
+    let tokens = index_tokens(&node.title, &node.body).join(" ");
+    let embedding = node.embedding.as_deref().map(dn::embedding_to_bytes);
+    let unresolved = found.iter().all(|h| h.resolve.is_none());
+    if unresolved
+        && embedding.is_none()
+        && !idempotency::keyed()
+        && let Some(write) = B::grouped_node_write(&node, &tokens, &found)
+    {
+        // The insert, each conflict's rows and their reading back, in one call.
+        let rows = store.write_grouped(write).await?;
+        let queued = rows::conflicts::<B::Db>(&rows)?;
+        let mut created = node.to_node();
+        created.conflict_ids = queued.iter().map(|c| c.id).collect();
+        return Ok((created, queued));
+    }
+    let mut tx = store.write().await?;
+    if let Some(e) = &node.embedding {
+        check_dimension::<B>(&mut tx, e.len()).await?;
+    }
+    insert::<B>(&mut tx, &node, &tokens, embedding.as_deref()).await?;
+    // Every old node at once, in id order, not one by one as the conflicts are written; for
+    // update when a policy will resolve (and so change) them in this transaction.
+    let olds = found.iter().map(|h| h.conflict.old_node_id).collect();
+    if found.iter().any(|h| h.resolve.is_some()) {
+        locks::lock_nodes::<B>(&mut tx, olds).await?;
+    } else {
+        locks::share_nodes::<B>(&mut tx, olds).await?;
+    }
+    let mut queued = Vec::with_capacity(found.len());
+    for hit in found {
+        if let Some(c) = conflicts::insert_detected::<B>(&mut tx, &hit).await? {
+            let c = match &hit.resolve {
+                Some(req) => policy::resolve::<B>(&mut tx, c, req).await?,
+                None => c,
+            };
+            queued.push(c);
+        }
+    }
+    // A policy may have changed the new node (`old_is_current` makes it dormant) or merged
+    // it away; the reply shows it as it is now.
+    let current = if queued.iter().any(|c| c.status == Status::Resolved) {
+        fetch_optional::<B>(&mut tx, node.id).await?
+    } else {
+        None
+    };
+    let mut created = current.unwrap_or_else(|| node.to_node());
+    created.conflict_ids = queued
+        .iter()
+        .filter(|c| c.status == Status::Pending)
+        .map(|c| c.id)
+        .collect();
+    let out = (created, queued);
+    idempotency::commit::<B, _>(tx, &out).await?;
+    Ok(out)
+}
+
+pub async fn update<B: Backend>(store: &B, id: Uuid, patch: NodePatch) -> StoreResult<Node> {
+    let mut tx = store.write().await?;
+    let mut node = fetch::<B>(&mut tx, B::SELECT_NODE_LOCKED, id).await?;
+    patch.apply(&mut node, time::now());
+    let tokens = index_tokens(&node.title, &node.body).join(" ");
+    B::query(
+        "update nodes set title = $2, body = $3, labels = $4, confidence = $5, state = $6, \
+         source = $7, scope = $8, observed_at = $9, updated_at = $10, search_tokens = $11 \
+         where node_id = $1",
+    )
+    .arg(Id(id))
+    .arg(&node.title)
+    .arg(&node.body)
+    .arg(Json(&node.labels))
+    .arg(node.confidence)
+    .arg(node.state.as_str())
+    .arg(&node.source)
+    .arg(&node.scope)
+    .arg(Ts(node.observed_at))
+    .arg(Ts(node.updated_at))
+    .arg(tokens)
+    .run(&mut tx)
+    .await?;
+    let mut nodes = vec![node];
+    attach_conflict_ids::<B>(&mut tx, &mut nodes).await?;
+    B::commit(tx).await?;
+    Ok(nodes.remove(0))
+}
+
+pub async fn delete<B: Backend>(store: &B, id: Uuid) -> StoreResult<()> {
+    let mut tx = store.write().await?;
+    delete_in::<B>(&mut tx, id).await?;
+    B::commit(tx).await?;
+    Ok(())
+}
