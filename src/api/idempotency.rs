@@ -84,7 +84,7 @@ async fn run(
             IdempotencyBegin::Replay(stored) => Ok(replay(stored)),
             IdempotencyBegin::Started => {
                 let res = claim.clone().serve(next.run(req)).await;
-                Ok(remember(&state, &claim, res).await)
+                Ok(keep_reply(&state, &claim, res).await)
             }
         }
     }));
@@ -121,7 +121,7 @@ pub fn fingerprint(method: &Method, path: &str, body: &[u8]) -> String {
     hex(&h.finalize())
 }
 
-async fn remember(state: &AppState, claim: &Claim, res: Response) -> Response {
+async fn keep_reply(state: &AppState, claim: &Claim, res: Response) -> Response {
     let (scope, key) = (claim.scope(), claim.key());
     if idempotency::lost_reply(key) {
         // Injected crash: the process dies once the effect has committed, so nothing after

@@ -57,7 +57,11 @@ pub struct ResolveBody {
     pub note: Option<String>,
 }
 
-async fn resolve(state: AppState, id: Uuid, body: ResolveBody) -> Result<JsonAnswer, ApiError> {
+async fn answer_resolution(
+    state: AppState,
+    id: Uuid,
+    body: ResolveBody,
+) -> Result<JsonAnswer, ApiError> {
     let request = ResolveConflict {
         conflict_id: id,
         resolution: body.resolution,
@@ -94,7 +98,7 @@ pub async fn resolve_contradiction(
         resolved_by: body.resolved_by,
         note: body.note,
     };
-    resolve(state, body.conflict_id, how).await
+    answer_resolution(state, body.conflict_id, how).await
 }
 
 /// Resolve the conflict named by the path (same as `POST /contradiction/resolve`).
@@ -114,5 +118,5 @@ pub async fn resolve_conflict(
     IdPath(id): IdPath,
     AppJson(body): AppJson<ResolveBody>,
 ) -> Result<JsonAnswer, ApiError> {
-    resolve(state, id, body).await
+    answer_resolution(state, id, body).await
 }

@@ -29,7 +29,7 @@ pub struct PreImage {
     /// The counter rows of the sources the resolution counted verdicts for.
     pub sources: Vec<SourceBefore>,
     /// The verdicts it counted.
-    pub verdicts: Vec<Verdict>,
+    pub verdicts: Vec<SourceVerdict>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -253,7 +253,7 @@ pub struct SourceRow {
 
 /// One verdict a resolution counted for a source.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Verdict {
+pub struct SourceVerdict {
     pub source: String,
     pub upheld: bool,
 }

@@ -15,7 +15,7 @@ pub const CLEARLY_LATER_SECS: i64 = 60;
 
 /// What the recommendation looks at on each side.
 #[derive(Debug, Clone)]
-pub struct Side<'a> {
+pub struct Standing<'a> {
     pub labels: &'a [String],
     pub confidence: f64,
     pub observed_at: Timestamp,
@@ -23,7 +23,7 @@ pub struct Side<'a> {
     pub credibility: Option<f64>,
 }
 
-pub fn recommend(old: &Side, new: &Side) -> Recommendation {
+pub fn recommend(old: &Standing, new: &Standing) -> Recommendation {
     let escalate = |reasoning: String| Recommendation {
         resolution: "escalate-to-user".into(),
         strategy: None,
@@ -101,9 +101,9 @@ mod tests {
     use crate::domain::time;
     use chrono::Duration;
 
-    fn side(labels: &[String], confidence: f64, secs: i64, cred: Option<f64>) -> Side<'_> {
+    fn side(labels: &[String], confidence: f64, secs: i64, cred: Option<f64>) -> Standing<'_> {
         let base = time::parse("2026-01-01T00:00:00Z").unwrap();
-        Side {
+        Standing {
             labels,
             confidence,
             observed_at: base + Duration::seconds(secs),

@@ -16,7 +16,7 @@ use crate::wire::dto::{ConflictDto, NodeDto, RecommendationDto};
 
 /// One side of a disagreement.
 #[derive(Debug, Clone, Serialize)]
-pub struct Side {
+pub struct Statement {
     /// Absent for text that is not stored.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<Uuid>,
@@ -24,7 +24,7 @@ pub struct Side {
     pub body: String,
 }
 
-impl Side {
+impl Statement {
     pub fn of(n: &Node) -> Self {
         Self {
             id: Some(n.id),
@@ -44,8 +44,8 @@ pub struct Disagreement {
     pub probability: f64,
     pub signals: Vec<String>,
     pub explanation: String,
-    pub old: Side,
-    pub new: Side,
+    pub old: Statement,
+    pub new: Statement,
     pub recommendation: RecommendationDto,
     /// The strategy a resolution policy applied in the same write; absent while pending.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -58,7 +58,7 @@ pub struct Disagreement {
 impl Disagreement {
     /// A conflict a write queued; `new` is the node just written.
     pub fn queued(c: Conflict, new: &Node) -> Self {
-        let old = c.old_node.as_ref().map(Side::of).unwrap_or(Side {
+        let old = c.old_node.as_ref().map(Statement::of).unwrap_or(Statement {
             id: c.old_node_id,
             title: String::new(),
             body: String::new(),
@@ -70,7 +70,7 @@ impl Disagreement {
             signals: c.detection.signals,
             explanation: c.detection.explanation,
             old,
-            new: Side::of(new),
+            new: Statement::of(new),
             recommendation: c.recommendation.into(),
             resolution: c.resolution.map(|s| s.as_str().to_owned()),
             resolved_by: c.resolved_by,
@@ -78,14 +78,14 @@ impl Disagreement {
     }
 
     /// A check's finding against `new` (a stored node or text).
-    pub fn found(h: Hit, new: Side) -> Self {
+    pub fn found(h: Hit, new: Statement) -> Self {
         Self {
             conflict_id: None,
             conflict_type: h.conflict_type,
             probability: h.detection.probability,
             signals: h.detection.signals,
             explanation: h.detection.explanation,
-            old: Side::of(&h.old),
+            old: Statement::of(&h.old),
             new,
             recommendation: h.recommendation.into(),
             resolution: None,
@@ -94,7 +94,7 @@ impl Disagreement {
     }
 }
 
-fn side_line(out: &mut String, label: &str, s: &Side) {
+fn side_line(out: &mut String, label: &str, s: &Statement) {
     let id = s.id.map(|i| format!(" [{i}]")).unwrap_or_default();
     let _ = writeln!(out, "  {label}{id} {}: {}", s.title, s.body);
 }
@@ -159,7 +159,7 @@ pub fn conflicts(list: &[ConflictDto], pending_total: i64) -> String {
             (None, Some(text)) => side_line(
                 &mut out,
                 "NEW",
-                &Side {
+                &Statement {
                     id: None,
                     title: "(text only)".into(),
                     body: text.clone(),
@@ -172,8 +172,8 @@ pub fn conflicts(list: &[ConflictDto], pending_total: i64) -> String {
     out
 }
 
-fn node_side(n: &NodeDto) -> Side {
-    Side {
+fn node_side(n: &NodeDto) -> Statement {
+    Statement {
         id: Some(n.id),
         title: n.title.clone(),
         body: n.body.clone(),

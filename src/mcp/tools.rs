@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use super::Concord;
 use super::args::Parameters;
-use super::render::{self, Disagreement, Side};
+use super::render::{self, Disagreement, Statement};
 use super::reply::{ToolResult, failed, invalid, ok};
 use crate::domain::FieldError;
 use crate::domain::contradiction::Sensitivity;
@@ -298,7 +298,7 @@ impl Concord {
         let (hits, new) = match (a.node_id, a.text) {
             (Some(id), None) => {
                 match nodes::check_stored(&self.state.services, id, sensitivity).await {
-                    Ok((node, hits)) => (hits, Side::of(&node)),
+                    Ok((node, hits)) => (hits, Statement::of(&node)),
                     Err(e) => return failed(e),
                 }
             }
@@ -314,7 +314,7 @@ impl Concord {
                 match nodes::check_text(&self.state.services, input, sensitivity).await {
                     Ok(h) => (
                         h,
-                        Side {
+                        Statement {
                             id: None,
                             title,
                             body: text,

@@ -16,7 +16,7 @@ use crate::domain::contradiction::{
 };
 use crate::domain::edge::{self, Edge};
 use crate::domain::node::{NewNode, Node};
-use crate::domain::recommend::{self, Side};
+use crate::domain::recommend::{self, Standing};
 use crate::domain::time;
 use crate::service::judging::{self, Load, memory_of};
 use crate::service::llm::{LlmClient, LlmError, Pair};
@@ -297,13 +297,13 @@ pub fn recommend_for(
     table: &[SourceStats],
 ) -> crate::domain::conflict::Recommendation {
     recommend::recommend(
-        &Side {
+        &Standing {
             labels: &old.labels,
             confidence: old.confidence,
             observed_at: old.observed_at,
             credibility: credibility_of(table, old.source.as_deref()),
         },
-        &Side {
+        &Standing {
             labels: new.labels,
             confidence: new.confidence,
             observed_at: new.observed_at,

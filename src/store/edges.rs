@@ -4,9 +4,9 @@
 
 use uuid::Uuid;
 
-use super::backend::{Backend, Cols, Conn, Id, Q, QueryExt, Sql, Ts};
+use super::backend::{Backend, Conn, Id, Q, QueryExt, Sql, Ts};
 use super::nodes;
-use super::rows::ts_key;
+use super::rows::{self, ts_key};
 use crate::domain::FieldError;
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::edge::Edge;
@@ -75,20 +75,7 @@ pub async fn list<B: Backend>(store: &B, node_id: Uuid, q: EdgeQuery) -> StoreRe
         .await?;
     let edges = rows
         .iter()
-        .map(|row| {
-            let c = Cols::<B::Db>::new(row);
-            Ok(Edge {
-                id: c.id("edge_id")?,
-                source_id: c.id("source_id")?,
-                target_id: c.id("target_id")?,
-                kind: c.get("kind")?,
-                neural_weight: c.get("neural_weight")?,
-                strength: c.get("strength")?,
-                confidence: c.get("confidence")?,
-                valid_from: c.ts("valid_from")?,
-                created_at: c.ts("created_at")?,
-            })
-        })
+        .map(rows::edge::<B::Db>)
         .collect::<StoreResult<Vec<_>>>()?;
     Ok(Page::from_rows(edges, q.limit, |e| {
         Cursor::new(time::format(&e.created_at), e.id)

@@ -52,17 +52,7 @@ pub async fn list<B: Backend>(store: &B, conflict_id: Uuid) -> StoreResult<Vec<H
     .all(&mut conn)
     .await?;
     rows.iter()
-        .map(|row| {
-            let c = Cols::<B::Db>::new(row);
-            Ok(HistoryEntry {
-                at: c.ts("at")?,
-                kind: c.parse("kind")?,
-                by: c.get("by_whom")?,
-                resolution: c.opt_parse("resolution")?,
-                note: c.get("note")?,
-                actions: c.json("actions")?,
-            })
-        })
+        .map(super::rows::history_entry::<B::Db>)
         .collect()
 }
 
@@ -85,14 +75,7 @@ pub async fn latest<B: Backend>(conn: &mut Conn<B>, conflict_id: Uuid) -> StoreR
     let c = Cols::<B::Db>::new(&row);
     Ok(Latest {
         entry_id: c.get("entry_id")?,
-        entry: HistoryEntry {
-            at: c.ts("at")?,
-            kind: c.parse("kind")?,
-            by: c.get("by_whom")?,
-            resolution: c.opt_parse("resolution")?,
-            note: c.get("note")?,
-            actions: c.json("actions")?,
-        },
+        entry: super::rows::history_entry::<B::Db>(&row)?,
         pre_image: c.opt_json("pre_image")?,
     })
 }

@@ -4,13 +4,10 @@
 //!
 //! # One store, two dialects
 //!
-//! The store is written once, as plain generic functions (`nodes::create`,
-//! `resolution::resolve`, `check::check`, …) over a small trait, [`backend::Backend`], which
-//! `SqliteStore` and `PgStore` implement. We chose generic functions over the alternatives
-//! (a macro body instantiated per pool, or `FromRow` structs with shared SQL but per-backend
-//! binds) because they read as ordinary Rust: a newcomer follows a call with the editor,
-//! the compiler checks the shared code once, and the only indirection is one trait whose
-//! every item is documented. How it works:
+//! The store is written once, as plain generic functions (`units::nodes::create`,
+//! `units::resolution::resolve`, `check::check`, …) over a small trait, [`backend::Backend`],
+//! which `SqliteStore` and `PgStore` implement (why this shape: `docs/store-history.md`). How
+//! it works:
 //!
 //! - **Same encoding on both backends.** Ids, timestamps and lists are bound and read through
 //!   the wrappers of [`backend`] (`Id`, `Ts`, `Ids`, `Texts`) and JSON through sqlx's `Json`,
@@ -45,16 +42,24 @@
 //! 6. the request's idempotency key row, updated with its response just before commit.
 //!
 //! A resolution reads its conflict's node ids unlocked, locks those nodes, and only then the
-//! conflict row: a conflict never gains a node id later, so the locks cover it. Before this
-//! order a delete (node, then its conflicts) and a resolution (conflict, then its nodes)
-//! deadlocked, and so did an edge insert (source, then target) and a merge (id order), and a
-//! queued conflict (sequence lock, then node) and a resolution (node, then sequence lock for
-//! its event); `tests/api/races.rs` races them with the deadlock retries off.
+//! conflict row: a conflict never gains a node id later, so the locks cover it.
+//! `tests/api/races.rs` races the pairs that deadlocked before this order (listed in
+//! `docs/store-history.md`) with the deadlock retries off.
 //!
-//! Layout: `nodes`, `edges`, `conflicts`, `history`, `wake`, `idempotency`, `check` hold the
-//! units of work; `resolution` executes a resolution plan (`domain::plan`) step by step,
-//! `pre_image` reads what it overwrites and `revert` undoes it (`domain::revert`); `rows` maps
-//! rows to domain types; `sql` holds the column lists.
+//! # Two floors
+//!
+//! - **Table helpers** (below): `nodes`, `edges`, `conflicts`, `history`, `pre_image` insert,
+//!   fetch and delete rows of their table inside a caller's transaction; `locks` takes node
+//!   locks in the order above; `rows` maps each row type to its domain type, once; `sql` holds
+//!   the column lists and the JSON dialect; `backend` the trait both databases implement.
+//! - **Units of work** (above, `units/`): node, edge and conflict writes, a resolution
+//!   (executing `domain::plan` step by step), a policy's resolution inside a write, and a
+//!   revert (`domain::revert`). Each is one transaction; they call the floor below and each
+//!   other, never the reverse. Reads (`get`, `list`, `wake`, `check`) are single statements
+//!   or read-only and sit with their table.
+//!
+//! The `Store` impl below is the door: it wraps each write in [`unit_of_work`] (deadlock
+//! retries, write health). `scripts/check-layers` fails on a cycle between files here.
 
 pub mod backend;
 pub mod check;

@@ -11,7 +11,7 @@ use crate::domain::conflict::{Conflict, Strategy, hex};
 use crate::domain::plan::{Plan, Step};
 use crate::domain::pre_image::{
     ConflictBefore, ConflictImage, EdgeImage, HistoryImage, NodeChange, NodeImage, PreImage,
-    SourceBefore, SourceRow, Verdict,
+    SourceBefore, SourceRow, SourceVerdict,
 };
 
 /// What the plan's steps will overwrite, read before they run.
@@ -82,7 +82,7 @@ pub async fn capture<B: Backend>(
     }
     pre.verdicts = counted
         .into_iter()
-        .map(|(source, upheld)| Verdict { source, upheld })
+        .map(|(source, upheld)| SourceVerdict { source, upheld })
         .collect();
     Ok(pre)
 }
@@ -131,23 +131,7 @@ async fn edges_of<B: Backend>(conn: &mut Conn<B>, node: Uuid) -> StoreResult<Vec
     .arg(Id(node))
     .all(conn)
     .await?;
-    rows.iter()
-        .map(|row| {
-            let c = Cols::<B::Db>::new(row);
-            Ok(EdgeImage {
-                edge_id: c.id("edge_id")?,
-                source_id: c.id("source_id")?,
-                target_id: c.id("target_id")?,
-                kind: c.get("kind")?,
-                neural_weight: c.get("neural_weight")?,
-                strength: c.get("strength")?,
-                confidence: c.get("confidence")?,
-                valid_from: c.ts("valid_from")?,
-                created_at: c.ts("created_at")?,
-                updated_at: c.ts("updated_at")?,
-            })
-        })
-        .collect()
+    rows.iter().map(super::rows::edge_image::<B::Db>).collect()
 }
 
 /// The other conflicts naming `node`, each with its history when deleting the node deletes it.

@@ -1,7 +1,9 @@
 use super::*;
 use crate::domain::node::NodeState;
 use crate::domain::plan::Step;
-use crate::domain::pre_image::{ConflictBefore, NodeChange, SourceBefore, SourceRow, Verdict};
+use crate::domain::pre_image::{
+    ConflictBefore, NodeChange, SourceBefore, SourceRow, SourceVerdict,
+};
 use crate::domain::time;
 
 fn image(id: Uuid, body: &str) -> NodeImage {
@@ -291,11 +293,11 @@ fn verdicts_are_uncounted_exactly_or_subtracted_when_others_counted_since() {
         },
     ];
     pre.verdicts = vec![
-        Verdict {
+        SourceVerdict {
             source: "docs".into(),
             upheld: true,
         },
-        Verdict {
+        SourceVerdict {
             source: "chat".into(),
             upheld: false,
         },

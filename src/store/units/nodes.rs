@@ -53,7 +53,7 @@ pub async fn create<B: Backend>(
     for hit in found {
         if let Some(c) = conflicts::insert_detected::<B>(&mut tx, &hit).await? {
             let c = match &hit.resolve {
-                Some(req) => policy::resolve::<B>(&mut tx, c, req).await?,
+                Some(req) => policy::apply::<B>(&mut tx, c, req).await?,
                 None => c,
             };
             queued.push(c);

@@ -1,6 +1,6 @@
 //! Resolution policies inside a node write: the resolution a rule decided on (in the service)
 //! runs right after its conflict is queued, in the write's transaction, through the same
-//! `resolve_in` as a client's resolution, so its actions, history, verdicts and events are
+//! `execute_in` as a client's resolution, so its actions, history, verdicts and events are
 //! those of any resolution and the write stands or falls with it.
 
 use crate::domain::conflict::Conflict;
@@ -13,12 +13,12 @@ use crate::store::{StoreError, StoreResult, conflicts, failpoints};
 /// transaction, exactly as a client's resolution runs. A plan refused as stale wrote nothing
 /// (an earlier policy resolution of this write made the kept node dormant): the conflict then
 /// stays pending for a person to decide.
-pub async fn resolve<B: Backend>(
+pub async fn apply<B: Backend>(
     tx: &mut Conn<B>,
     queued: Conflict,
     req: &Resolve,
 ) -> StoreResult<Conflict> {
-    match resolution::resolve_in::<B>(tx, req).await {
+    match resolution::execute_in::<B>(tx, req).await {
         Ok(_) => {}
         Err(StoreError::Stale { node_id, state }) => {
             tracing::info!(conflict.id = %queued.id, %node_id, %state, "policy resolution left pending: stale");

@@ -23,7 +23,7 @@ use crate::store::{
 
 pub async fn resolve<B: Backend>(store: &B, req: Resolve) -> StoreResult<Resolution> {
     let mut tx = store.write().await?;
-    let (outcome, done) = resolve_in::<B>(&mut tx, &req).await?;
+    let (outcome, done) = execute_in::<B>(&mut tx, &req).await?;
     if outcome.replayed {
         return Ok(outcome);
     }
@@ -40,7 +40,7 @@ pub async fn resolve<B: Backend>(store: &B, req: Resolve) -> StoreResult<Resolut
 /// Resolves inside a write transaction the caller owns and commits (a resolution request's
 /// own, or a node write's when a policy resolves what it detected). Returns the outcome and
 /// the actions done, for the caller's commit error.
-pub async fn resolve_in<B: Backend>(
+pub async fn execute_in<B: Backend>(
     tx: &mut Conn<B>,
     req: &Resolve,
 ) -> StoreResult<(Resolution, Vec<Action>)> {
