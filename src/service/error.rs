@@ -9,7 +9,7 @@ use crate::domain::conflict::Action;
 use crate::domain::node::NodeState;
 use crate::domain::resolution::Resolution;
 use crate::domain::revert::Obstacle;
-use crate::store::StoreError;
+use crate::store::{Failure, Refusal, StoreError};
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -80,27 +80,29 @@ impl From<StoreError> for Error {
             // Before the failed steps: a full disk is the same answer whichever step hit it.
             e if e.is_storage_full() => Self::StorageFull(e),
             StoreError::NotFound(what) => Self::NotFound(what),
-            StoreError::Invalid(errors) => Self::Invalid(errors),
-            StoreError::Stale { node_id, state } => Self::Stale { node_id, state },
-            StoreError::AlreadyResolved(r) => Self::AlreadyResolved(r),
-            StoreError::NotResolved => Self::NotResolved,
-            StoreError::RevertConflict(found) => Self::RevertBlocked(found),
-            StoreError::ResolutionFailed {
+            StoreError::Refused(Refusal::Invalid(errors)) => Self::Invalid(errors),
+            StoreError::Refused(Refusal::Stale { node_id, state }) => {
+                Self::Stale { node_id, state }
+            }
+            StoreError::Refused(Refusal::AlreadyResolved(r)) => Self::AlreadyResolved(r),
+            StoreError::Refused(Refusal::NotResolved) => Self::NotResolved,
+            StoreError::Refused(Refusal::RevertBlocked(found)) => Self::RevertBlocked(found),
+            StoreError::Failed(Failure::Resolution {
                 partial_actions,
                 failed_action,
                 cause,
-            } => Self::StepFailed {
+            }) => Self::StepFailed {
                 revert: false,
                 unavailable: cause.is_unavailable(),
                 partial_actions,
                 failed_action,
                 cause,
             },
-            StoreError::RevertFailed {
+            StoreError::Failed(Failure::Revert {
                 partial_actions,
                 failed_action,
                 cause,
-            } => Self::StepFailed {
+            }) => Self::StepFailed {
                 revert: true,
                 unavailable: cause.is_unavailable(),
                 partial_actions,

@@ -27,6 +27,7 @@ use super::notify::Notifier;
 use super::sql::JsonSql;
 use super::{Candidate, CandidateQuery, StoreError, StoreResult, Violation};
 use crate::domain::time::{self, Timestamp};
+use crate::store::Failure;
 
 /// A query of database `D` (its SQL is always a `&'static str`).
 pub type Q<D> = Query<'static, D, <D as Database>::Arguments>;
@@ -183,7 +184,7 @@ impl<'r, D: Sql> Cols<'r, D> {
     {
         let text: String = self.get(column)?;
         text.parse()
-            .map_err(|e: T::Err| StoreError::Corrupt(e.to_string()))
+            .map_err(|e: T::Err| StoreError::Failed(Failure::Corrupt(e.to_string())))
     }
     pub fn opt_parse<T>(&self, column: &str) -> StoreResult<Option<T>>
     where
@@ -193,7 +194,7 @@ impl<'r, D: Sql> Cols<'r, D> {
         let text: Option<String> = self.get(column)?;
         text.map(|t| {
             t.parse()
-                .map_err(|e: T::Err| StoreError::Corrupt(e.to_string()))
+                .map_err(|e: T::Err| StoreError::Failed(Failure::Corrupt(e.to_string())))
         })
         .transpose()
     }

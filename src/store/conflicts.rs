@@ -179,7 +179,9 @@ pub async fn list<B: Backend>(store: &B, f: ConflictFilter) -> StoreResult<(Page
         .arg(&f.label)
         .optional(&mut conn)
         .await?
-        .ok_or(StoreError::Corrupt("count without a row".into()))?;
+        .ok_or(StoreError::Failed(Failure::Corrupt(
+            "count without a row".into(),
+        )))?;
     let total: i64 = Cols::<B::Db>::new(&total).get("total")?;
     let page = Page::from_rows(conflicts, f.limit, |c| {
         Cursor::new(time::format(&c.created_at), c.id)

@@ -51,7 +51,7 @@ async fn missing_endpoint<B: Backend>(conn: &mut Conn<B>, e: &Edge) -> StoreErro
             Err(err) => return err,
         }
     }
-    StoreError::Invalid(errors)
+    StoreError::Refused(Refusal::Invalid(errors))
 }
 
 const LIST: &str = "select edge_id, source_id, target_id, kind, neural_weight, strength, \

@@ -15,34 +15,9 @@ pub enum StoreError {
     /// The thing named (`node`, `conflict`) does not exist.
     #[error("{0} not found")]
     NotFound(&'static str),
-    #[error("the request is invalid")]
-    Invalid(Vec<FieldError>),
-    #[error("node {node_id} is {state}, so the strategy would leave no current fact")]
-    Stale { node_id: Uuid, state: NodeState },
-    #[error("the conflict was already resolved with {}", .0.strategy.as_str())]
-    AlreadyResolved(Box<Resolution>),
-    #[error("resolution step {failed_action} failed")]
-    ResolutionFailed {
-        partial_actions: Vec<Action>,
-        failed_action: String,
-        #[source]
-        cause: Box<StoreError>,
-    },
-    /// A revert of a conflict that is pending (and was not just reverted).
-    #[error("the conflict is pending: there is no resolution to revert")]
-    NotResolved,
-    /// Later changes a revert would overwrite; nothing was written.
-    #[error("later changes are in the way: {}", list(.0))]
-    RevertConflict(Vec<Obstacle>),
-    #[error("revert step {failed_action} failed")]
-    RevertFailed {
-        partial_actions: Vec<Action>,
-        failed_action: String,
-        #[source]
-        cause: Box<StoreError>,
-    },
-    #[error("the database is unreachable")]
-    Unavailable(#[source] sqlx::Error),
+    /// Conflict of state: the rows as they stand refuse the write; nothing was written.
+    #[error(transparent)]
+    Refused(Refusal),
     /// Another writer held a lock for longer than the database waits (SQLite's busy timeout,
     /// PostgreSQL's `lock_timeout`), or PostgreSQL aborted the transaction to break a deadlock
     /// or a serialization conflict (after the backend's own bounded retries): nothing was
@@ -53,10 +28,55 @@ pub enum StoreError {
     /// 53100. The transaction rolled back; writes succeed again once space is freed.
     #[error("the database's storage is full")]
     StorageFull(#[source] sqlx::Error),
+    /// The database failed (or was unreachable); nothing was written.
+    #[error(transparent)]
+    Failed(Failure),
+}
+
+/// Why the rows as they stand refuse a write.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    /// Input that contradicts what is stored (an embedding of another dimension, an edge to
+    /// a missing node, a cursor of another list); each entry points at its field.
+    #[error("the request is invalid")]
+    Invalid(Vec<FieldError>),
+    #[error("node {node_id} is {state}, so the strategy would leave no current fact")]
+    Stale { node_id: Uuid, state: NodeState },
+    #[error("the conflict was already resolved with {}", .0.strategy.as_str())]
+    AlreadyResolved(Box<Resolution>),
+    /// A revert of a conflict that is pending (and was not just reverted).
+    #[error("the conflict is pending: there is no resolution to revert")]
+    NotResolved,
+    /// Later changes a revert would overwrite; nothing was written.
+    #[error("later changes are in the way: {}", list(.0))]
+    RevertBlocked(Vec<Obstacle>),
+}
+
+/// How the database failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
+    #[error("the database is unreachable")]
+    Unavailable(#[source] sqlx::Error),
     #[error("database error")]
     Backend(#[source] sqlx::Error),
     #[error("corrupt row: {0}")]
     Corrupt(String),
+    /// A step of a resolution failed; everything rolled back.
+    #[error("resolution step {failed_action} failed")]
+    Resolution {
+        partial_actions: Vec<Action>,
+        failed_action: String,
+        #[source]
+        cause: Box<StoreError>,
+    },
+    /// A step of a revert failed; everything rolled back.
+    #[error("revert step {failed_action} failed")]
+    Revert {
+        partial_actions: Vec<Action>,
+        failed_action: String,
+        #[source]
+        cause: Box<StoreError>,
+    },
     #[cfg(feature = "failpoints")]
     #[error("injected failure at {0}")]
     Injected(String),
@@ -66,34 +86,30 @@ impl StoreError {
     /// Whether the failure is the database being unreachable (503) rather than a fault (500).
     pub fn is_unavailable(&self) -> bool {
         match self {
-            Self::Unavailable(_) | Self::Busy(_) => true,
-            Self::ResolutionFailed { cause, .. } | Self::RevertFailed { cause, .. } => {
+            Self::Failed(Failure::Unavailable(_)) | Self::Busy(_) => true,
+            Self::Failed(Failure::Resolution { cause, .. } | Failure::Revert { cause, .. }) => {
                 cause.is_unavailable()
             }
             _ => false,
         }
     }
-}
 
-impl StoreError {
     /// Whether the failure is a lock held too long by another writer (503, retry soon).
     pub fn is_busy(&self) -> bool {
         match self {
             Self::Busy(_) => true,
-            Self::ResolutionFailed { cause, .. } | Self::RevertFailed { cause, .. } => {
+            Self::Failed(Failure::Resolution { cause, .. } | Failure::Revert { cause, .. }) => {
                 cause.is_busy()
             }
             _ => false,
         }
     }
-}
 
-impl StoreError {
     /// Whether the disk is full (507, retry once space is freed).
     pub fn is_storage_full(&self) -> bool {
         match self {
             Self::StorageFull(_) => true,
-            Self::ResolutionFailed { cause, .. } => cause.is_storage_full(),
+            Self::Failed(Failure::Resolution { cause, .. }) => cause.is_storage_full(),
             _ => false,
         }
     }
@@ -107,13 +123,13 @@ impl From<sqlx::Error> for StoreError {
             | sqlx::Error::PoolTimedOut
             | sqlx::Error::PoolClosed
             | sqlx::Error::Tls(_)
-            | sqlx::Error::WorkerCrashed => Self::Unavailable(e),
+            | sqlx::Error::WorkerCrashed => Self::Failed(Failure::Unavailable(e)),
             sqlx::Error::Database(ref d) if is_connection_loss(d.code().as_deref()) => {
-                Self::Unavailable(e)
+                Self::Failed(Failure::Unavailable(e))
             }
             sqlx::Error::Database(ref d) if is_lock_wait(d.as_ref()) => Self::Busy(e),
             sqlx::Error::Database(ref d) if is_disk_full(d.as_ref()) => Self::StorageFull(e),
-            other => Self::Backend(other),
+            other => Self::Failed(Failure::Backend(other)),
         }
     }
 }
@@ -150,7 +166,7 @@ fn is_disk_full(d: &dyn sqlx::error::DatabaseError) -> bool {
 
 impl From<serde_json::Error> for StoreError {
     fn from(e: serde_json::Error) -> Self {
-        Self::Corrupt(e.to_string())
+        Self::Failed(Failure::Corrupt(e.to_string()))
     }
 }
 

@@ -8,6 +8,7 @@
 
 use uuid::Uuid;
 
+use crate::store::Failure;
 use crate::store::StoreError;
 
 #[cfg(feature = "failpoints")]
@@ -43,7 +44,7 @@ pub fn hit(conflict_id: Uuid, action: &str) -> Result<(), StoreError> {
     let mut table = armed::table().lock().expect("failpoint table");
     if table.get(&conflict_id).is_some_and(|a| a == action) {
         table.remove(&conflict_id);
-        return Err(StoreError::Injected(action.to_owned()));
+        return Err(StoreError::Failed(Failure::Injected(action.to_owned())));
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ use super::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
 use super::{StoreError, StoreResult};
 use crate::domain::history::HistoryEntry;
 use crate::domain::pre_image::PreImage;
+use crate::store::Failure;
 
 /// Appends an entry. `pre_image` is what a resolution overwrote (see `conflict_history`).
 pub async fn record<B: Backend>(
@@ -71,7 +72,11 @@ pub async fn latest<B: Backend>(conn: &mut Conn<B>, conflict_id: Uuid) -> StoreR
     .arg(Id(conflict_id))
     .optional(conn)
     .await?
-    .ok_or_else(|| StoreError::Corrupt(format!("conflict {conflict_id} has no history")))?;
+    .ok_or_else(|| {
+        StoreError::Failed(Failure::Corrupt(format!(
+            "conflict {conflict_id} has no history"
+        )))
+    })?;
     let c = Cols::<B::Db>::new(&row);
     Ok(Latest {
         entry_id: c.get("entry_id")?,

@@ -97,7 +97,7 @@ use crate::domain::resolution::Resolution;
 use crate::domain::revert::{Revert, Reverted};
 use crate::domain::time::Timestamp;
 
-pub use error::StoreError;
+pub use error::{Failure, Refusal, StoreError};
 pub use health::WriteHealth;
 pub use idempotency::{Claim, answer_with};
 
@@ -323,12 +323,11 @@ pub trait Store: Send + Sync + 'static {
 fn is_retryable(e: &StoreError) -> bool {
     match e {
         StoreError::Busy(sqlx::Error::Database(d))
-        | StoreError::Backend(sqlx::Error::Database(d)) => {
+        | StoreError::Failed(Failure::Backend(sqlx::Error::Database(d))) => {
             matches!(d.code().as_deref(), Some("40P01" | "40001"))
         }
-        StoreError::ResolutionFailed { cause, .. } | StoreError::RevertFailed { cause, .. } => {
-            is_retryable(cause)
-        }
+        StoreError::Failed(Failure::Resolution { cause, .. })
+        | StoreError::Failed(Failure::Revert { cause, .. }) => is_retryable(cause),
         _ => false,
     }
 }

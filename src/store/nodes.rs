@@ -85,10 +85,12 @@ pub(crate) fn bind_insert<B: Backend>(
 pub async fn check_dimension<B: Backend>(conn: &mut Conn<B>, dim: usize) -> StoreResult<()> {
     B::lock_embedding_dim(conn).await?;
     match stored_dimension::<B>(conn).await? {
-        Some(d) if d != dim => Err(StoreError::Invalid(vec![FieldError::new(
-            "/embedding",
-            format!("has {dim} dimensions; every embedding in this store has {d}"),
-        )])),
+        Some(d) if d != dim => Err(StoreError::Refused(Refusal::Invalid(vec![
+            FieldError::new(
+                "/embedding",
+                format!("has {dim} dimensions; every embedding in this store has {d}"),
+            ),
+        ]))),
         _ => Ok(()),
     }
 }
@@ -218,10 +220,10 @@ const LIST_NEWEST: &str = concat!(
 
 /// A cursor's key that is not of this list is the client's error, not a fault.
 fn bad_cursor() -> StoreError {
-    StoreError::Invalid(vec![FieldError::new(
+    StoreError::Refused(Refusal::Invalid(vec![FieldError::new(
         "/cursor",
         "is not a cursor of this list",
-    )])
+    )]))
 }
 
 pub async fn list<B: Backend>(store: &B, q: NodeQuery) -> StoreResult<Page<Node>> {

@@ -13,6 +13,7 @@ use crate::domain::history::HistoryEntry;
 use crate::domain::node::Node;
 use crate::domain::pre_image::EdgeImage;
 use crate::domain::time;
+use crate::store::Refusal;
 
 /// A node from columns named `{prefix}node_id`…; `None` when the (left-joined) node is absent.
 pub fn node<D: Sql>(row: &D::Row, prefix: &'static str) -> StoreResult<Option<Node>> {
@@ -122,10 +123,10 @@ pub fn ts_key(cursor: Option<&Cursor>) -> StoreResult<Option<Ts>> {
     cursor
         .map(|c| {
             time::parse(&c.key).map(Ts).ok_or_else(|| {
-                StoreError::Invalid(vec![FieldError::new(
+                StoreError::Refused(Refusal::Invalid(vec![FieldError::new(
                     "/cursor",
                     "is not a cursor of this list",
-                )])
+                )]))
             })
         })
         .transpose()

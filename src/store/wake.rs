@@ -30,7 +30,9 @@ pub async fn batch<B: Backend>(store: &B, after: i64, max: usize) -> StoreResult
     .arg(after)
     .optional(&mut conn)
     .await?
-    .ok_or(StoreError::Corrupt("count without a row".into()))?;
+    .ok_or(StoreError::Failed(Failure::Corrupt(
+        "count without a row".into(),
+    )))?;
     let c = Cols::<B::Db>::new(&counts);
     Ok(WakeBatch::new(conflicts, c.get("after")?, c.get("total")?))
 }

@@ -23,7 +23,7 @@ pub async fn an_edge_to_a_missing_node_is_invalid_and_names_the_endpoint(store: 
     // Assert
     for (result, pointer) in [(bad_target, "/target_id"), (bad_source, "/source_id")] {
         match result {
-            Err(StoreError::Invalid(errors)) => {
+            Err(StoreError::Refused(concord::store::Refusal::Invalid(errors))) => {
                 let pointers: Vec<_> = errors.iter().map(|e| e.pointer.as_str()).collect();
                 assert_eq!(pointers, vec![pointer]);
             }

@@ -321,7 +321,9 @@ pub async fn an_embedding_of_another_dimension_is_invalid(store: &dyn Store) {
 
     // Assert
     match wrong {
-        Err(StoreError::Invalid(errors)) => assert_eq!(errors[0].pointer, "/embedding"),
+        Err(StoreError::Refused(concord::store::Refusal::Invalid(errors))) => {
+            assert_eq!(errors[0].pointer, "/embedding")
+        }
         other => panic!("a 2-dimensional embedding next to 3-dimensional ones gave {other:?}"),
     }
     node_from(store, with(vec![0.0, 0.0, 1.0])).await;

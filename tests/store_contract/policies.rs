@@ -98,7 +98,7 @@ pub async fn a_failure_after_a_policy_resolution_rolls_back_the_whole_write(
 
     // Assert: not a trace of the node, the conflict, its edges, history, events or verdicts.
     assert!(
-        matches!(result, Err(StoreError::Injected(ref at)) if at == "policy_resolved"),
+        matches!(result, Err(StoreError::Failed(concord::store::Failure::Injected(ref at))) if at == "policy_resolved"),
         "{result:?}"
     );
     assert!(db.dump().await == before, "the failed write left a trace");

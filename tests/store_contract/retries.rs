@@ -32,7 +32,12 @@ pub async fn resolving_again_with_the_same_request_replays_the_stored_outcome(st
         (first.resolved_at, first.strategy, first.new_node_id)
     );
     assert!(
-        matches!(other_text, Err(StoreError::AlreadyResolved(_))),
+        matches!(
+            other_text,
+            Err(StoreError::Refused(
+                concord::store::Refusal::AlreadyResolved(_)
+            ))
+        ),
         "another merged_content is another request"
     );
     assert_eq!(store.get_node(old.id).await.unwrap().body, "both");
@@ -50,7 +55,7 @@ pub async fn resolving_again_with_another_strategy_is_already_resolved(store: &d
 
     // Assert
     match other {
-        Err(StoreError::AlreadyResolved(current)) => {
+        Err(StoreError::Refused(concord::store::Refusal::AlreadyResolved(current))) => {
             assert_eq!(
                 (current.strategy, &current.actions),
                 (Strategy::KeepBoth, &first.actions)
@@ -96,7 +101,7 @@ pub async fn a_strategy_that_would_leave_no_current_fact_is_stale_and_writes_not
 
         // Assert
         match result {
-            Err(StoreError::Stale { node_id, state }) => {
+            Err(StoreError::Refused(concord::store::Refusal::Stale { node_id, state })) => {
                 assert_eq!((node_id, state), (stale, NodeState::Dormant), "{strategy}")
             }
             other => panic!("{strategy} with a dormant {dormant_side} node gave {other:?}"),
@@ -231,11 +236,11 @@ pub async fn a_failure_at_any_step_of_any_strategy_rolls_everything_back_and_a_r
 
             // Assert
             match result {
-                Err(StoreError::ResolutionFailed {
+                Err(StoreError::Failed(concord::store::Failure::Resolution {
                     partial_actions,
                     failed_action,
                     ..
-                }) => {
+                })) => {
                     assert_eq!(failed_action, *step, "{scenario}");
                     assert_eq!(
                         names(&partial_actions),
@@ -294,7 +299,7 @@ pub async fn thirty_two_concurrent_resolutions_of_one_conflict_execute_exactly_o
                 (r.strategy, &r.actions, r.resolved_at),
                 (winner.strategy, &winner.actions, winner.resolved_at)
             ),
-            Err(StoreError::AlreadyResolved(current)) => {
+            Err(StoreError::Refused(concord::store::Refusal::AlreadyResolved(current))) => {
                 assert_eq!(current.strategy, winner.strategy)
             }
             Err(e) => panic!("a concurrent resolution failed: {e:?}"),

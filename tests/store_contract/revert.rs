@@ -188,11 +188,11 @@ pub async fn a_failure_at_any_revert_step_writes_nothing_and_a_retry_succeeds(
 
             // Assert
             match result {
-                Err(StoreError::RevertFailed {
+                Err(StoreError::Failed(concord::store::Failure::Revert {
                     partial_actions,
                     failed_action,
                     ..
-                }) => {
+                })) => {
                     assert_eq!(failed_action, *step, "{scenario}");
                     assert_eq!(names(&partial_actions), steps[..k], "{scenario} at {step}");
                 }
@@ -236,7 +236,7 @@ pub async fn reverting_a_pending_or_unknown_conflict_is_refused(store: &dyn Stor
     let (id, _, _) = arrange(store, true).await;
     assert!(matches!(
         revert(store, id).await,
-        Err(StoreError::NotResolved)
+        Err(StoreError::Refused(concord::store::Refusal::NotResolved))
     ));
     assert!(matches!(
         revert(store, Uuid::now_v7()).await,
@@ -258,7 +258,7 @@ fn patch(body: &str) -> NodePatch {
 #[track_caller]
 fn in_the_way(result: StoreResult<Reverted>) -> Vec<Obstacle> {
     match result {
-        Err(StoreError::RevertConflict(found)) => found,
+        Err(StoreError::Refused(concord::store::Refusal::RevertBlocked(found))) => found,
         other => panic!("expected a revert conflict, got {other:?}"),
     }
 }
@@ -351,7 +351,7 @@ pub async fn a_revert_racing_a_resolution_on_the_same_node_is_one_or_the_other(s
                 let c1 = store.get_conflict(c1).await.unwrap();
                 assert_eq!(c1.status, Status::Pending, "round {round}");
             }
-            Err(StoreError::RevertConflict(found)) => {
+            Err(StoreError::Refused(concord::store::Refusal::RevertBlocked(found))) => {
                 assert_eq!(
                     found,
                     [Obstacle::ResolvedAgain {

@@ -19,6 +19,7 @@ use super::backend::{Backend, GroupedWrite, Id, QueryExt};
 use super::notify::Notifier;
 use super::sql::{candidates_by_labels, candidates_newest, node_columns};
 use super::{Candidate, CandidateQuery, StoreError, StoreResult, Violation, WriteHealth};
+use crate::store::Failure;
 use crate::store::sql::JsonSql;
 
 pub use listen::EVENTS_CHANNEL;
@@ -136,7 +137,9 @@ impl Backend for PgStore {
     /// Not used: [`Backend::grouped_node_write`] makes no grouped writes here (PostgreSQL
     /// takes one statement per call with bound parameters, and writers need no turn).
     async fn write_grouped(&self, _: GroupedWrite<Postgres>) -> StoreResult<Vec<PgRow>> {
-        Err(StoreError::Corrupt("grouped writes are SQLite's".into()))
+        Err(StoreError::Failed(Failure::Corrupt(
+            "grouped writes are SQLite's".into(),
+        )))
     }
 
     /// Locks the conflict's nodes in id order, then the conflict row: the lock order of every

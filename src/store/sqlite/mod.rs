@@ -28,6 +28,7 @@ use super::{
     Candidate, CandidateQuery, DetectedConflict, StoreError, StoreResult, Violation, WriteHealth,
 };
 use crate::domain::node::NewNode;
+use crate::store::Failure;
 use crate::store::sql::JsonSql;
 
 /// How a commit reaches the disk (`PRAGMA synchronous` in WAL mode).
@@ -346,7 +347,7 @@ const WRITES_PER_CALL: usize = 16;
 /// The outcome of a queued write whose writer went away without answering (it panicked, or
 /// the runtime is shutting down): whether it was written is unknown, as after a lost reply.
 fn writer_gone() -> StoreError {
-    StoreError::Unavailable(sqlx::Error::WorkerCrashed)
+    StoreError::Failed(Failure::Unavailable(sqlx::Error::WorkerCrashed))
 }
 
 type Rows = Vec<SqliteRow>;

@@ -9,6 +9,7 @@ use super::functions::{self, Packed};
 use crate::domain::node::{Node, embedding_from_bytes};
 use crate::domain::retrieval::{INDEX_HITS_PER_CANDIDATE, RANKING_BUDGET};
 use crate::domain::time;
+use crate::store::Failure;
 use crate::store::backend::{Id, Q, QueryExt, Texts};
 use crate::store::check::{postings_not_recounted, postings_out_of_step};
 use crate::store::sql::JsonSql;
@@ -117,9 +118,12 @@ const SEARCH: &str = concat!(
 
 /// The candidates a [`candidates_of_hits`] query packed, each with its place among the hits.
 fn unpack_candidates(packed: &[u8]) -> StoreResult<Vec<(i64, Candidate)>> {
-    let values = functions::unpack(packed).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    let values = functions::unpack(packed)
+        .map_err(|e| StoreError::Failed(Failure::Corrupt(e.to_string())))?;
     if values.len() % CANDIDATE_COLUMNS != 0 {
-        return Err(StoreError::Corrupt("candidates: a row is cut short".into()));
+        return Err(StoreError::Failed(Failure::Corrupt(
+            "candidates: a row is cut short".into(),
+        )));
     }
     values
         .chunks_exact(CANDIDATE_COLUMNS)
@@ -134,9 +138,14 @@ const CANDIDATE_COLUMNS: usize = 16;
 fn candidate(v: &[Packed]) -> StoreResult<(i64, Candidate)> {
     let id = match v[0] {
         Packed::Text(id) => id,
-        _ => return Err(StoreError::Corrupt("candidate: no node_id".into())),
+        _ => {
+            return Err(StoreError::Failed(Failure::Corrupt(
+                "candidate: no node_id".into(),
+            )));
+        }
     };
-    let corrupt = |what: &str| StoreError::Corrupt(format!("candidate {id}: bad {what}"));
+    let corrupt =
+        |what: &str| StoreError::Failed(Failure::Corrupt(format!("candidate {id}: bad {what}")));
     let text = |i: usize, what: &str| match v[i] {
         Packed::Text(t) => Ok(t),
         _ => Err(corrupt(what)),
@@ -214,7 +223,7 @@ async fn only_row(
     query
         .optional(conn)
         .await?
-        .ok_or_else(|| StoreError::Corrupt(format!("no row of {what}")))
+        .ok_or_else(|| StoreError::Failed(Failure::Corrupt(format!("no row of {what}"))))
 }
 
 /// The JSON value in column `i` of `row`.
@@ -223,7 +232,8 @@ fn json_column<'r, T: serde::Deserialize<'r>>(
     i: usize,
     what: &str,
 ) -> StoreResult<T> {
-    serde_json::from_str(row.try_get(i)?).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
+    serde_json::from_str(row.try_get(i)?)
+        .map_err(|e| StoreError::Failed(Failure::Corrupt(format!("{what}: {e}"))))
 }
 
 /// Postings walked per query token: the number the rarest-token policy aims for in all
@@ -288,7 +298,7 @@ async fn search(
 /// Whether `e` says that a connection lacks the search's functions: one that a pool this
 /// store did not configure opened (a test's). They are registered on first use.
 fn functions_missing(e: &StoreError) -> bool {
-    matches!(e, StoreError::Backend(sqlx::Error::Database(d))
+    matches!(e, StoreError::Failed(Failure::Backend(sqlx::Error::Database(d)))
         if d.message().starts_with("no such function: concord_"))
 }
 

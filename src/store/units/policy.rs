@@ -5,6 +5,7 @@
 
 use crate::domain::conflict::Conflict;
 use crate::domain::plan::Resolve;
+use crate::store::Refusal;
 use crate::store::backend::{Backend, Conn};
 use crate::store::units::resolution;
 use crate::store::{StoreError, StoreResult, conflicts, failpoints};
@@ -20,7 +21,7 @@ pub async fn apply<B: Backend>(
 ) -> StoreResult<Conflict> {
     match resolution::execute_in::<B>(tx, req).await {
         Ok(_) => {}
-        Err(StoreError::Stale { node_id, state }) => {
+        Err(StoreError::Refused(Refusal::Stale { node_id, state })) => {
             tracing::info!(conflict.id = %queued.id, %node_id, %state, "policy resolution left pending: stale");
             return Ok(queued);
         }

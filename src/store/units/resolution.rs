@@ -16,6 +16,7 @@ use crate::domain::plan::{self, Plan, PlanError, Resolve, Step};
 use crate::domain::pre_image::PreImage;
 use crate::domain::time;
 use crate::store::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
+use crate::store::{Failure, Refusal};
 use crate::store::{
     Resolution, StoreError, StoreResult, conflicts, edges, failpoints, idempotency, nodes,
     pre_image,
@@ -29,10 +30,12 @@ pub async fn resolve<B: Backend>(store: &B, req: Resolve) -> StoreResult<Resolut
     }
     idempotency::commit::<B, _>(tx, &outcome)
         .await
-        .map_err(|e| StoreError::ResolutionFailed {
-            failed_action: "commit".into(),
-            partial_actions: done,
-            cause: Box::new(e),
+        .map_err(|e| {
+            StoreError::Failed(Failure::Resolution {
+                failed_action: "commit".into(),
+                partial_actions: done,
+                cause: Box::new(e),
+            })
         })?;
     Ok(outcome)
 }
@@ -63,11 +66,11 @@ pub async fn execute_in<B: Backend>(
             Ok(action) => done.push(action),
             Err(cause) => {
                 // Dropping the transaction rolls every step back.
-                return Err(StoreError::ResolutionFailed {
+                return Err(StoreError::Failed(Failure::Resolution {
                     failed_action: step.action(conflict.id, 0).name().to_owned(),
                     partial_actions: done,
                     cause: Box::new(cause),
-                });
+                }));
             }
         }
     }
@@ -87,20 +90,24 @@ async fn replay<B: Backend>(
         .ok_or(StoreError::NotFound("conflict"))?;
     let c = Cols::<B::Db>::new(&row);
     let merged: Option<String> = c.get("merged_content")?;
-    let mut stored: Resolution = c
-        .opt_json("outcome")?
-        .ok_or_else(|| StoreError::Corrupt("resolved conflict without outcome".into()))?;
+    let mut stored: Resolution = c.opt_json("outcome")?.ok_or_else(|| {
+        StoreError::Failed(Failure::Corrupt("resolved conflict without outcome".into()))
+    })?;
     if req.repeats(conflict, merged.as_deref()) {
         stored.replayed = true;
         Ok(stored)
     } else {
-        Err(StoreError::AlreadyResolved(Box::new(stored)))
+        Err(StoreError::Refused(Refusal::AlreadyResolved(Box::new(
+            stored,
+        ))))
     }
 }
 
 fn plan_error(e: PlanError) -> StoreError {
     match e {
-        PlanError::Stale { node_id, state } => StoreError::Stale { node_id, state },
+        PlanError::Stale { node_id, state } => {
+            StoreError::Refused(Refusal::Stale { node_id, state })
+        }
         PlanError::MissingOldNode => StoreError::NotFound("node"),
     }
 }

@@ -22,6 +22,7 @@ use crate::domain::revert::{
 use crate::domain::time::{self, Timestamp};
 use crate::store::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
 use crate::store::pre_image::source_row;
+use crate::store::{Failure, Refusal};
 use crate::store::{StoreError, StoreResult, conflicts, failpoints, history, idempotency};
 use now::read_now;
 use rows::{insert_edge, insert_node, move_back, restore_conflict, restore_row, write_source};
@@ -34,10 +35,12 @@ pub async fn revert<B: Backend>(store: &B, req: Revert) -> StoreResult<Reverted>
     }
     idempotency::commit::<B, _>(tx, &outcome)
         .await
-        .map_err(|e| StoreError::RevertFailed {
-            failed_action: "commit".into(),
-            partial_actions: done,
-            cause: Box::new(e),
+        .map_err(|e| {
+            StoreError::Failed(Failure::Revert {
+                failed_action: "commit".into(),
+                partial_actions: done,
+                cause: Box::new(e),
+            })
         })?;
     Ok(outcome)
 }
@@ -61,12 +64,14 @@ async fn revert_in<B: Backend>(
                 },
                 Vec::new(),
             )),
-            _ => Err(StoreError::NotResolved),
+            _ => Err(StoreError::Refused(Refusal::NotResolved)),
         };
     }
     let pre = latest
         .pre_image
-        .ok_or(StoreError::RevertConflict(vec![Obstacle::NoPreImage]))?;
+        .ok_or(StoreError::Refused(Refusal::RevertBlocked(vec![
+            Obstacle::NoPreImage,
+        ])))?;
     let (new_key, outcome) = resolution_row::<B>(tx, &conflict).await?;
     let resolved = Resolved {
         conflict_id: conflict.id,
@@ -80,8 +85,8 @@ async fn revert_in<B: Backend>(
     };
     let now = read_now::<B>(tx, &resolved, latest.entry_id).await?;
     let steps = resolved.plan(&now).map_err(|e| match e {
-        RevertError::InTheWay(found) => StoreError::RevertConflict(found),
-        RevertError::Corrupt(why) => StoreError::Corrupt(why),
+        RevertError::InTheWay(found) => StoreError::Refused(Refusal::RevertBlocked(found)),
+        RevertError::Corrupt(why) => StoreError::Failed(Failure::Corrupt(why)),
     })?;
     let run = Run {
         conflict: &conflict,
@@ -93,13 +98,13 @@ async fn revert_in<B: Backend>(
     for step in &steps {
         match run.execute::<B>(tx, step, &done).await {
             Ok(action) => done.extend(action),
-            Err(e @ StoreError::RevertConflict(_)) => return Err(e),
+            Err(e @ StoreError::Refused(Refusal::RevertBlocked(_))) => return Err(e),
             Err(cause) => {
-                return Err(StoreError::RevertFailed {
+                return Err(StoreError::Failed(Failure::Revert {
                     failed_action: step.name().to_owned(),
                     partial_actions: done,
                     cause: Box::new(cause),
-                });
+                }));
             }
         }
     }
@@ -117,9 +122,9 @@ async fn resolution_row<B: Backend>(
         .await?
         .ok_or(StoreError::NotFound("conflict"))?;
     let c = Cols::<B::Db>::new(&row);
-    let outcome = c
-        .opt_json("outcome")?
-        .ok_or_else(|| StoreError::Corrupt("resolved conflict without outcome".into()))?;
+    let outcome = c.opt_json("outcome")?.ok_or_else(|| {
+        StoreError::Failed(Failure::Corrupt("resolved conflict without outcome".into()))
+    })?;
     Ok((c.get("new_key")?, outcome))
 }
 

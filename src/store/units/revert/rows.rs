@@ -6,12 +6,16 @@ use uuid::Uuid;
 use crate::domain::pre_image::{ConflictImage, EdgeImage, NodeImage, unhex};
 use crate::domain::revert::{Obstacle, SourceWrite};
 use crate::store::backend::{Backend, Conn, Id, QueryExt, Ts};
+use crate::store::{Failure, Refusal};
 use crate::store::{StoreError, StoreResult};
 
 fn embedding(node: &NodeImage) -> StoreResult<Option<Vec<u8>>> {
     node.embedding
         .as_deref()
-        .map(|h| unhex(h).ok_or_else(|| StoreError::Corrupt("embedding pre-image".into())))
+        .map(|h| {
+            unhex(h)
+                .ok_or_else(|| StoreError::Failed(Failure::Corrupt("embedding pre-image".into())))
+        })
         .transpose()
 }
 
@@ -105,9 +109,9 @@ pub async fn move_back<B: Backend>(
     .run(conn)
     .await?;
     if moved == 0 {
-        return Err(StoreError::RevertConflict(vec![Obstacle::EdgeChanged {
-            edge_id: e.edge_id,
-        }]));
+        return Err(StoreError::Refused(Refusal::RevertBlocked(vec![
+            Obstacle::EdgeChanged { edge_id: e.edge_id },
+        ])));
     }
     Ok(moved)
 }
@@ -138,11 +142,11 @@ pub async fn restore_conflict<B: Backend>(
     .run(conn)
     .await?;
     if restored == 0 {
-        return Err(StoreError::RevertConflict(vec![
+        return Err(StoreError::Refused(Refusal::RevertBlocked(vec![
             Obstacle::ConflictChanged {
                 conflict_id: c.conflict_id,
             },
-        ]));
+        ])));
     }
     Ok(())
 }
