@@ -3,7 +3,9 @@
 //! Layers point one way: `api` (HTTP) and `mcp` (agents' tools) → `service` (the use cases:
 //! write with detection, check, list, resolve, recall, report) → `store` (one trait, two
 //! databases) → `domain` (pure types and rules).
-//! `state` wires a store, the detector and the settings together for the front doors;
+//! `state` holds what both front doors are given (the services and the settings), `wire` the
+//! reply shapes and problem catalogue they share, and `server::app` composes the REST and MCP
+//! routers side by side (`docs/architecture.md`);
 //! `verdicts` records the rules' verdicts on labelled pairs, to pin them down across changes.
 
 pub mod api;

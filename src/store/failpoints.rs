@@ -8,7 +8,6 @@
 
 use uuid::Uuid;
 
-use crate::store::Failure;
 use crate::store::StoreError;
 
 #[cfg(feature = "failpoints")]
@@ -44,7 +43,9 @@ pub fn hit(conflict_id: Uuid, action: &str) -> Result<(), StoreError> {
     let mut table = armed::table().lock().expect("failpoint table");
     if table.get(&conflict_id).is_some_and(|a| a == action) {
         table.remove(&conflict_id);
-        return Err(StoreError::Failed(Failure::Injected(action.to_owned())));
+        return Err(StoreError::Failed(crate::store::Failure::Injected(
+            action.to_owned(),
+        )));
     }
     Ok(())
 }
