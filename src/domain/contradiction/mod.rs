@@ -20,6 +20,7 @@ mod categories;
 mod change;
 mod comparatives;
 mod dates;
+pub mod kinds;
 mod lexicon;
 mod nationality;
 mod numeric;
