@@ -8,6 +8,7 @@ use std::hash::{Hash, Hasher};
 use compact_str::CompactString;
 
 use super::signals::Side;
+use super::statement::{self, Statement};
 use super::tokens::{self, Token};
 use super::{Memory, change, memory_text, slots};
 
@@ -22,8 +23,10 @@ pub struct Analysis {
     pub(super) question: bool,
     /// The memory's own title, lower-cased; none when the body starts with it.
     pub(super) own_title: Option<String>,
-    /// The attribute statements of the body (`slots`).
-    statements: slots::Statements,
+    /// The attribute slots of the body (`slots`).
+    slots: slots::Statements,
+    /// The body read into statements (`statement`).
+    pub(super) statements: Vec<Statement>,
     fingerprint: u64,
 }
 
@@ -85,7 +88,12 @@ impl Analysis {
                 .sum::<usize>()
             + self.units.0.capacity() * size_of::<(u64, CompactString)>()
             + units
-            + self.statements.heap_bytes()
+            + self.slots.heap_bytes()
+            + self
+                .statements
+                .iter()
+                .map(Statement::heap_bytes)
+                .sum::<usize>()
             + self.own_title.as_deref().map_or(0, string)
             + 8 * ALLOC
     }
@@ -97,7 +105,8 @@ impl Analysis {
         side.tokens.shrink_to_fit();
         let body_from = side.tokens.partition_point(|t| t.start < text.body_at);
         Analysis {
-            statements: slots::Statements::of(&side.tokens[body_from..], &side.text),
+            slots: slots::Statements::of(&side.tokens[body_from..], &side.text),
+            statements: statement::read(&side.tokens[body_from..], &side.text),
             units: Units::of(&side.tokens),
             question: change::is_question(&side.text),
             body_from,
@@ -118,7 +127,7 @@ impl Analysis {
         change::Body {
             side: &self.side,
             from: self.body_from,
-            statements: &self.statements,
+            statements: &self.slots,
         }
     }
 

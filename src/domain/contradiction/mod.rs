@@ -20,6 +20,7 @@ mod categories;
 mod change;
 mod comparatives;
 mod dates;
+mod judge;
 pub mod kinds;
 mod lexicon;
 mod nationality;
@@ -28,6 +29,7 @@ mod screen;
 mod shifts;
 mod signals;
 mod slots;
+mod statement;
 mod subjects;
 mod tokens;
 mod values;
@@ -333,6 +335,12 @@ fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -
         return None;
     }
     let (so, sn) = (&old.side, &new.side);
+    // What statements rule out is read from short memories only: a long text's one statement
+    // is rarely all it says.
+    let short = |a: &Analysis| a.side.tokens.len() - a.body_from <= SHORT_STATEMENT;
+    if short(old) && short(new) && judge::vetoes(&old.statements, &new.statements) {
+        return None;
+    }
     let overlap = old.overlap(new);
     let (bo, bn) = (old.body(), new.body());
     let gated = overlap >= cfg.min_overlap || short_restatement(&bo, &bn);
@@ -354,7 +362,10 @@ fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -
     // Change language counts only where the subjects agree, and it can only take evidence
     // away otherwise: with none yet and other subjects, the pair has no verdict. Most
     // candidates a write is judged against end here, before the costliest rules.
-    if evidence.is_empty() && !agree {
+    // Statements judge themselves (their own past, plans and additions included), so their
+    // evidence is added after the text-wide guards below.
+    let said = judge::judge(&old.statements, &new.statements);
+    if evidence.is_empty() && !agree && said.is_none() {
         return None;
     }
     let changes = change::collect(&bo, &bn, gated, titled);
@@ -367,8 +378,12 @@ fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -
     if changes.past {
         evidence.clear();
     }
+    evidence.extend(said);
     combine(evidence, overlap)
 }
+
+/// Most body tokens of a memory whose statements may rule a pair out (see `judge::vetoes`).
+const SHORT_STATEMENT: usize = 16;
 
 /// Share of the shorter memory's overlap units that the longer one must hold for the shorter
 /// to count as a restatement of part of it.
@@ -456,3 +471,5 @@ mod tests;
 mod tests_facts;
 #[cfg(test)]
 mod tests_kinds;
+#[cfg(test)]
+mod tests_statements;
