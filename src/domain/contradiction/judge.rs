@@ -85,9 +85,9 @@ pub fn vetoes(old: &[Statement], new: &[Statement]) -> bool {
     // or the same key of another owner. Read from the subject, or from the object a change
     // names ("We raised *the cache ttl for service 0* to …").
     if let (Some(a), Some(b)) = (attribute(o), attribute(n))
-        && (o.verb == n.verb || n.act == Act::Changes)
+        && (o.verb == n.verb || n.act == Act::Changes || o.act == Act::Changes)
         && (!a.owner.is_empty() || !b.owner.is_empty())
-        && (!related(a.head, b.head)
+        && (!same_key(&a, &b)
             || !a.owner.is_empty() && !b.owner.is_empty() && !same_owner(&a.owner, &b.owner))
     {
         return true;
@@ -237,6 +237,14 @@ fn attribute(s: &Statement) -> Option<Attribute<'_>> {
     (!a.head.is_empty()).then_some(a)
 }
 
+/// The same head and modifiers, give or take some: "the search service" / "the upload
+/// service" name two things, "the project database" / "the database" one; "retry limit" /
+/// "rate limit" are two keys.
+fn same_key(a: &Attribute, b: &Attribute) -> bool {
+    let within = |p: &[&str], q: &[&str]| p.iter().all(|w| q.iter().any(|v| related(w, v)));
+    related(a.head, b.head) && (within(&a.key, &b.key) || within(&b.key, &a.key))
+}
+
 /// Owners are the same when they name the same words; the speaker's "my" stands for any owner
 /// the speaker leaves unsaid ("my rent" / "the rent").
 fn same_owner(a: &[&str], b: &[&str]) -> bool {
@@ -273,13 +281,7 @@ fn same_subject(a: &Subject, b: &Subject) -> bool {
         (Subject::Speaker, Subject::Speaker) => true,
         (Subject::Named(x), Subject::Named(y)) => {
             let (a, b) = (key_owner(x), key_owner(y));
-            // "the search service" / "the upload service": the same head with other modifiers
-            // names another thing; "the project database" / "the database" the same one.
-            let within = |p: &[&str], q: &[&str]| p.iter().all(|w| q.iter().any(|v| related(w, v)));
-            !x.is_empty()
-                && related(a.head, b.head)
-                && (within(&a.key, &b.key) || within(&b.key, &a.key))
-                && same_owner(&a.owner, &b.owner)
+            !x.is_empty() && same_key(&a, &b) && same_owner(&a.owner, &b.owner)
         }
         _ => false,
     }
