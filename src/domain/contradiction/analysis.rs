@@ -7,8 +7,9 @@ use std::hash::{Hash, Hasher};
 
 use compact_str::CompactString;
 
-use super::signals::Side;
+use super::side::Side;
 use super::statement::{self, Statement};
+use super::subjects;
 use super::tokens::{self, Token};
 use super::{Memory, change, memory_text, slots};
 
@@ -76,7 +77,7 @@ impl Analysis {
             + side.values.capacity() * size_of::<super::values::Value>()
             + values
             + side.stem_keys.capacity() * size_of::<u64>()
-            + side.value_keys.capacity() * size_of::<super::numeric::Key>()
+            + side.value_keys.capacity() * size_of::<super::side::Key>()
             + keys
             + side.phrase_starts.capacity() * size_of::<(usize, &str)>()
             + set(&side.environments)
@@ -134,6 +135,25 @@ impl Analysis {
     /// Token overlap (Jaccard of the overlap units) of two memories.
     pub fn overlap(&self, other: &Analysis) -> f64 {
         self.units.jaccard(&other.units)
+    }
+}
+
+impl Side {
+    /// A side with everything the rules read: [`Side::read`] and the subject fields, which
+    /// need `subjects`.
+    pub fn of(text: String) -> Self {
+        let mut side = Side::read(text);
+        side.environments = subjects::environments(&side);
+        side.identifiers = subjects::identifiers(&side);
+        side.relatives = subjects::relatives(&side);
+        side.phrase_starts = change::phrase_starts(&side.tokens);
+        side
+    }
+
+    /// Tokenises a text and finds its values (tests).
+    #[cfg(test)]
+    pub fn analyse(text: &str) -> Self {
+        Side::of(text.to_owned())
     }
 }
 

@@ -5,8 +5,9 @@
 //! words. Agents write the same kind of statement ("the queue holds more than 500 jobs" /
 //! "the queue holds 120 jobs").
 
+use super::evidence::Evidence;
 use super::numeric;
-use super::signals::{Evidence, Side};
+use super::side::{self, Side};
 use super::tokens::Kind;
 use super::values::{Class, Value};
 
@@ -118,7 +119,7 @@ fn context<'s>(side: &'s Side, v: &Value) -> Vec<&'s str> {
     let stem = |i: usize| event(&side.tokens[i].stem);
     let open = |i: usize| !in_any_value(side, i) && !joins(&side.tokens[i].norm);
     let after: Vec<&str> = (v.end..side.tokens.len().min(v.end + REACH))
-        .take_while(|&i| !numeric::boundary(side, i - 1) && open(i))
+        .take_while(|&i| !side::boundary(side, i - 1) && open(i))
         .filter(content)
         .take(NOUN_WORDS)
         .map(stem)
@@ -129,7 +130,7 @@ fn context<'s>(side: &'s Side, v: &Value) -> Vec<&'s str> {
     // An event is named before its date ("born after 1990", "died in 1998").
     let before: Vec<&str> = (v.first.saturating_sub(REACH)..v.first)
         .rev()
-        .take_while(|&i| !numeric::boundary(side, i) && open(i))
+        .take_while(|&i| !side::boundary(side, i) && open(i))
         .filter(content)
         .map(stem)
         .collect();

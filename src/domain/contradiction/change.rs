@@ -12,10 +12,11 @@
 
 use super::attachment;
 use super::categories;
+use super::evidence::Evidence;
 use super::lexicon;
 use super::nationality;
 use super::shifts;
-use super::signals::{Evidence, Side};
+use super::side::Side;
 use super::slots;
 use std::collections::HashSet;
 use std::sync::LazyLock;

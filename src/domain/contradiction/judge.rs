@@ -8,8 +8,8 @@
 
 use compact_str::CompactString;
 
+use super::evidence::Evidence;
 use super::kinds;
-use super::signals::Evidence;
 use super::statement::{Act, Mood, Statement, Subject, join};
 use super::{ConflictType, Signal};
 

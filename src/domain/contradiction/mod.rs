@@ -20,6 +20,7 @@ mod categories;
 mod change;
 mod comparatives;
 mod dates;
+mod evidence;
 mod judge;
 pub mod kinds;
 mod lexicon;
@@ -27,6 +28,7 @@ mod nationality;
 mod numeric;
 mod screen;
 mod shifts;
+mod side;
 mod signals;
 mod slots;
 mod statement;
@@ -38,7 +40,8 @@ mod vector;
 use std::fmt;
 use std::str::FromStr;
 
-use signals::{Evidence, Side};
+use evidence::Evidence;
+use side::Side;
 
 use analysis::Units;
 
@@ -412,16 +415,16 @@ fn short_restatement(old: &change::Body, new: &change::Body) -> bool {
     if a.len() > SHORT || b.len() > SHORT || !change::same_head(old, new) {
         return false;
     }
-    align::align(a, b).is_some_and(|al| al.ratio >= signals::NEAR_DUPLICATE)
+    align::align(a, b).is_some_and(|al| al.ratio >= align::NEAR_DUPLICATE)
 }
 
 fn collect(old: &Side, new: &Side) -> Vec<Evidence> {
     // Only a near-duplicate's alignment is read (the scope check reads its ratio alone), so
     // pairs that share too few stems to be one skip the diff.
-    let al = align::could_reach(&old.stem_keys, &new.stem_keys, signals::NEAR_DUPLICATE)
+    let al = align::could_reach(&old.stem_keys, &new.stem_keys, align::NEAR_DUPLICATE)
         .then(|| align::align(&old.tokens, &new.tokens))
         .flatten();
-    let near = al.as_ref().filter(|a| a.ratio >= signals::NEAR_DUPLICATE);
+    let near = al.as_ref().filter(|a| a.ratio >= align::NEAR_DUPLICATE);
     let mut out = Vec::new();
     if let Some(a) = near {
         out.extend(signals::aligned_negation(old, new, a));

@@ -7,9 +7,10 @@
 use std::collections::HashSet;
 
 use super::align::Alignment;
-use super::lexicon;
-use super::signals::{self, At, Evidence, NEAR_DUPLICATE, Side};
-use super::tokens::Kind;
+use super::align::NEAR_DUPLICATE;
+use super::evidence::{At, Evidence};
+use super::side::{Key, Side};
+use super::signals;
 use super::values::{Class, Value};
 use super::{ConflictType, Signal};
 
@@ -94,60 +95,6 @@ fn year_as_count(side: &Side, v: &Value, others: &[Value]) -> Option<Value> {
         nominal: n,
         ..v.clone()
     })
-}
-
-/// Context words identifying what a value measures.
-#[derive(Debug, Clone)]
-pub struct Key {
-    before: HashSet<String>,
-    after: HashSet<String>,
-}
-
-impl Key {
-    /// About the bytes the key holds on the heap (see `Analysis::heap_bytes`).
-    pub fn heap_bytes(&self) -> usize {
-        let words = |s: &HashSet<String>| {
-            s.capacity() * (std::mem::size_of::<String>() + 8)
-                + s.iter().map(|w| w.len() + 16).sum::<usize>()
-        };
-        words(&self.before) + words(&self.after)
-    }
-}
-
-/// The key of every value of a side, in order; kept on the side.
-pub(super) fn keys(side: &Side) -> Vec<Key> {
-    side.values.iter().map(|v| key(side, v)).collect()
-}
-
-fn key(side: &Side, v: &Value) -> Key {
-    let usable = |i: &usize| {
-        let t = &side.tokens[*i];
-        t.is_content()
-            && t.kind != Kind::Number
-            && lexicon::month(&t.norm).is_none()
-            && lexicon::number_word(&t.norm).is_none()
-    };
-    let before = (v.first.saturating_sub(6)..v.first)
-        .rev()
-        .take_while(|&i| !boundary(side, i))
-        .filter(usable)
-        .take(2);
-    let after = (v.end..side.tokens.len().min(v.end + 4))
-        .take_while(|&i| !boundary(side, i - 1))
-        .filter(usable)
-        .take(2);
-    Key {
-        before: before.map(|i| side.tokens[i].stem.to_string()).collect(),
-        after: after.map(|i| side.tokens[i].stem.to_string()).collect(),
-    }
-}
-
-/// Whether a clause ends between token `i` and the next: keys never cross it.
-pub(super) fn boundary(side: &Side, i: usize) -> bool {
-    let (Some(t), Some(n)) = (side.tokens.get(i), side.tokens.get(i + 1)) else {
-        return true;
-    };
-    side.text[t.end..n.start].contains(['\n', '.', ';', ':', ',', '!', '?', '。', '，', '；'])
 }
 
 /// Dates that time-stamp another figure ("as of April 2020", "by 2019") rather than state
