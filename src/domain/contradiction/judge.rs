@@ -273,7 +273,7 @@ fn keyed(words: &[CompactString]) -> bool {
 }
 
 fn related(a: &str, b: &str) -> bool {
-    a == b || super::change::same_root(a, b) || super::shifts::synonyms(a, b)
+    a == b || super::words::same_root(a, b) || super::shifts::synonyms(a, b)
 }
 
 fn same_subject(a: &Subject, b: &Subject) -> bool {

@@ -21,6 +21,7 @@ mod change;
 mod comparatives;
 mod dates;
 mod evidence;
+mod figures;
 mod judge;
 pub mod kinds;
 mod lexicon;
@@ -36,6 +37,7 @@ mod subjects;
 mod tokens;
 mod values;
 mod vector;
+mod words;
 
 use std::fmt;
 use std::str::FromStr;

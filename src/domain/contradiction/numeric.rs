@@ -9,27 +9,13 @@ use std::collections::HashSet;
 use super::align::Alignment;
 use super::align::NEAR_DUPLICATE;
 use super::evidence::{At, Evidence};
+use super::figures::{different_moments, evidence, is_timestamp, same_life_event};
 use super::side::{Key, Side};
-use super::signals;
 use super::values::{Class, Value};
-use super::{ConflictType, Signal};
+use super::words::{days_swapped, many_valued_object};
 
 fn compatible(a: &Value, b: &Value) -> bool {
     a.class == b.class
-}
-
-pub(super) fn evidence(old: &Side, new: &Side, va: &Value, vb: &Value, p: f64) -> Evidence {
-    let kind = if va.class.is_temporal() {
-        ConflictType::TemporalMismatch
-    } else {
-        ConflictType::NumericMismatch
-    };
-    let expl = format!(
-        "value changed: \"{}\" vs \"{}\"",
-        old.quote(va.first..va.end),
-        new.quote(vb.first..vb.end)
-    );
-    Evidence::new(Signal::ValueChange, kind, p, expl)
 }
 
 /// Values inside the differing hunks of a near-duplicate, at most one per hunk.
@@ -45,8 +31,8 @@ pub fn aligned_change(old: &Side, new: &Side, al: &Alignment) -> Vec<Evidence> {
     let other_object = al
         .hunks
         .iter()
-        .any(|h| !h.a.is_empty() && !h.b.is_empty() && signals::many_valued_object(old, h.a.start));
-    if signals::days_swapped(old, new, al) || other_object {
+        .any(|h| !h.a.is_empty() && !h.b.is_empty() && many_valued_object(old, h.a.start));
+    if days_swapped(old, new, al) || other_object {
         return out;
     }
     // Two versions of one statement, each "as of" its own date, are the same figure updated:
@@ -97,52 +83,12 @@ fn year_as_count(side: &Side, v: &Value, others: &[Value]) -> Option<Value> {
     })
 }
 
-/// Dates that time-stamp another figure ("as of April 2020", "by 2019") rather than state
-/// an event.
-pub(super) fn is_timestamp(side: &Side, v: &Value) -> bool {
-    let as_of = v.first >= 2
-        && side.tokens[v.first - 2].norm == "as"
-        && side.tokens[v.first - 1].norm == "of";
-    v.class == Class::Date && (v.bounded || as_of)
-}
-
 /// Whether the text stamps its figures "as of" a date (not "by" or "before" one, which bound
 /// when something happened).
 fn as_of_stamped(side: &Side) -> bool {
     side.values
         .iter()
         .any(|v| v.class == Class::Date && !v.bounded && is_timestamp(side, v))
-}
-
-/// Figures stamped with different times describe different moments, not conflicting facts.
-/// Stamps are compared by the date stated, not the range a comparative opens: "by 20 April"
-/// and "as of 12 April" are two moments even though one range contains the other.
-pub fn different_moments(old: &Side, new: &Side) -> bool {
-    let dates = |s: &Side| -> Vec<Value> {
-        s.values
-            .iter()
-            .filter(|v| v.class == Class::Date)
-            .cloned()
-            .collect()
-    };
-    let (da, db) = (dates(old), dates(new));
-    // "after April 17" is a later moment than "as of April 17".
-    let same_moment = |a: &Value, b: &Value| {
-        (a.nominal - b.nominal).abs() < 0.5 && a.comparative == b.comparative
-    };
-    // Only a stamp fixes the moment of a figure: a year both sides mention elsewhere (a shared
-    // title such as "2020 pandemic in Washington") says nothing about when it was counted.
-    let stamps = |s: &Side, d: &[Value]| -> Vec<Value> {
-        d.iter().filter(|v| is_timestamp(s, v)).cloned().collect()
-    };
-    let (sa, sb) = (stamps(old, &da), stamps(new, &db));
-    let matched = |stamps: &[Value], other: &[Value]| {
-        stamps
-            .iter()
-            .any(|s| other.iter().any(|d| same_moment(s, d)))
-    };
-    // A figure without a stamp cannot be placed in time, so it is compared with any other.
-    !sa.is_empty() && !sb.is_empty() && !matched(&sa, &db) && !matched(&sb, &da)
 }
 
 /// Counts must name the same thing after the number ("399 deaths" / "390 deaths"); dates and
@@ -170,7 +116,7 @@ pub fn keyed_change(old: &Side, new: &Side) -> Option<Evidence> {
             .iter()
             .zip(keys_a)
             .filter(|(va, ka)| compatible(va, vb) && same_key(vb.class, ka, kb))
-            .filter(|(va, _)| super::bounds::same_life_event(old, va, new, vb))
+            .filter(|(va, _)| same_life_event(old, va, new, vb))
             .map(|(va, _)| va)
             .collect();
         if let Some(va) = same

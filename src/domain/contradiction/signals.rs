@@ -5,7 +5,6 @@
 //! text too.
 
 use super::align::{Alignment, Hunk, NEAR_DUPLICATE};
-use super::change;
 use super::evidence::{At, Evidence};
 use super::lexicon;
 use super::shifts;
@@ -13,6 +12,7 @@ use super::side::Side;
 use super::slots;
 use super::subjects;
 use super::tokens::{Kind, Token};
+use super::words::{many_valued_object, same_root};
 use super::{ConflictType, Signal};
 
 /// Negation whose count differs inside one hunk of a near-duplicate: "loves" vs "does not love".
@@ -245,33 +245,6 @@ pub fn enum_swap(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
     Some(e.at(At::Hunk(k)))
 }
 
-/// Whether the span starting at `at` is the object of a many-valued verb: the verb right
-/// before it, or before a preposition or a second CJK character ("allergic to", "喜欢").
-pub fn many_valued_object(s: &Side, at: usize) -> bool {
-    let before = |k: usize| at.checked_sub(k).map(|i| s.tokens[i].norm.as_str());
-    let many = |w: Option<&str>| w.is_some_and(shifts::is_many_valued);
-    let cjk_verb = matches!(
-        (before(2), before(1)),
-        (Some("喜"), Some("欢"))
-            | (Some("喜"), Some("爱"))
-            | (Some("去"), Some("过"))
-            | (Some("会"), Some("说"))
-    );
-    (many(before(1)) && s.tokens[at - 1].kind == Kind::Word)
-        || (matches!(before(1), Some("to" | "in" | "of")) && many(before(2)))
-        || cjk_verb
-}
-
-/// Whether some hunk swaps one day word for another ("on weekdays" / "on weekends").
-pub fn days_swapped(old: &Side, new: &Side, al: &Alignment) -> bool {
-    let day = |s: &Side, r: &std::ops::Range<usize>| {
-        s.tokens[r.clone()]
-            .iter()
-            .any(|t| shifts::is_day_word(&t.norm))
-    };
-    al.hunks.iter().any(|h| day(old, &h.a) && day(new, &h.b))
-}
-
 fn is_swap<'a>(old: &'a Side, new: &'a Side, h: &Hunk) -> bool {
     let (ta, tb) = (&old.tokens[h.a.clone()], &new.tokens[h.b.clone()]);
     let content = |ts: &[Token]| ts.iter().filter(|t| t.is_content()).count();
@@ -328,9 +301,7 @@ fn reworded<'a>(ta: &'a [Token], tb: &'a [Token]) -> bool {
             .collect()
     };
     let (ca, cb) = (content(ta), content(tb));
-    let shared_root = ca
-        .iter()
-        .any(|a| cb.iter().any(|b| change::same_root(a, b)));
+    let shared_root = ca.iter().any(|a| cb.iter().any(|b| same_root(a, b)));
     let clause = |ts: &[Token]| ts.iter().any(|t| lexicon::is_clause_word(&t.norm));
     shared_root || clause(ta) || clause(tb)
 }
