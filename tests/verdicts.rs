@@ -6,7 +6,12 @@ use std::path::PathBuf;
 use concord::domain::contradiction::DetectConfig;
 use concord::verdicts::{self, PairText, Record};
 
-const FILES: &[&str] = &["memory_style_dev", "negation_probe_dev", "general_dev"];
+const FILES: &[&str] = &[
+    "memory_style_dev",
+    "negation_probe_dev",
+    "general_dev",
+    "agent_memory_dev",
+];
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

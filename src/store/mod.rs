@@ -258,6 +258,11 @@ pub trait Store: Send + Sync + 'static {
         node: NewNode,
         found: Vec<DetectedConflict>,
     ) -> StoreResult<(Node, Vec<Conflict>)>;
+    /// Writes many nodes in one transaction, without detection (as `POST /nodes?detect=false`
+    /// writes each): every node's search tokens, and so its postings, labels and full-text
+    /// rows, exactly as [`Store::create_node`] keeps them. For imports and preloads, where a
+    /// transaction per node would cost most of the time; all are written or none.
+    async fn create_nodes(&self, nodes: Vec<NewNode>) -> StoreResult<()>;
     async fn get_node(&self, id: Uuid) -> StoreResult<Node>;
     async fn get_node_with_embedding(&self, id: Uuid) -> StoreResult<(Node, Option<Vec<f32>>)>;
     async fn update_node(&self, id: Uuid, patch: NodePatch) -> StoreResult<Node>;
@@ -390,6 +395,10 @@ impl<B: Backend> Store for B {
             units::nodes::create(self, node.clone(), found.clone())
         })
         .await
+    }
+
+    async fn create_nodes(&self, nodes: Vec<NewNode>) -> StoreResult<()> {
+        unit_of_work(self, || units::nodes::create_many(self, &nodes)).await
     }
 
     async fn get_node(&self, id: Uuid) -> StoreResult<Node> {

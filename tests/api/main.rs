@@ -26,5 +26,6 @@ mod resolve;
 mod revert;
 mod review;
 mod sources;
+mod templated;
 mod wake;
 mod warmup;

@@ -112,6 +112,9 @@ fn close(hunks: &mut Vec<Hunk>, open: &mut Option<(usize, usize)>, i: usize, j: 
     }
 }
 
+/// Alignment ratio above which two memories are versions of one statement.
+pub const NEAR_DUPLICATE: f64 = 0.55;
+
 #[cfg(test)]
 mod tests {
     use super::super::tokens::tokenize;

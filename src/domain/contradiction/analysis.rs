@@ -7,7 +7,9 @@ use std::hash::{Hash, Hasher};
 
 use compact_str::CompactString;
 
-use super::signals::Side;
+use super::side::Side;
+use super::statement::{self, Statement};
+use super::subjects;
 use super::tokens::{self, Token};
 use super::{Memory, change, memory_text, slots};
 
@@ -22,8 +24,10 @@ pub struct Analysis {
     pub(super) question: bool,
     /// The memory's own title, lower-cased; none when the body starts with it.
     pub(super) own_title: Option<String>,
-    /// The attribute statements of the body (`slots`).
-    statements: slots::Statements,
+    /// The attribute slots of the body (`slots`).
+    slots: slots::Statements,
+    /// The body read into statements (`statement`).
+    pub(super) statements: Vec<Statement>,
     fingerprint: u64,
 }
 
@@ -73,7 +77,7 @@ impl Analysis {
             + side.values.capacity() * size_of::<super::values::Value>()
             + values
             + side.stem_keys.capacity() * size_of::<u64>()
-            + side.value_keys.capacity() * size_of::<super::numeric::Key>()
+            + side.value_keys.capacity() * size_of::<super::side::Key>()
             + keys
             + side.phrase_starts.capacity() * size_of::<(usize, &str)>()
             + set(&side.environments)
@@ -85,7 +89,12 @@ impl Analysis {
                 .sum::<usize>()
             + self.units.0.capacity() * size_of::<(u64, CompactString)>()
             + units
-            + self.statements.heap_bytes()
+            + self.slots.heap_bytes()
+            + self
+                .statements
+                .iter()
+                .map(Statement::heap_bytes)
+                .sum::<usize>()
             + self.own_title.as_deref().map_or(0, string)
             + 8 * ALLOC
     }
@@ -97,7 +106,8 @@ impl Analysis {
         side.tokens.shrink_to_fit();
         let body_from = side.tokens.partition_point(|t| t.start < text.body_at);
         Analysis {
-            statements: slots::Statements::of(&side.tokens[body_from..], &side.text),
+            slots: slots::Statements::of(&side.tokens[body_from..], &side.text),
+            statements: statement::read(&side.tokens[body_from..], &side.text),
             units: Units::of(&side.tokens),
             question: change::is_question(&side.text),
             body_from,
@@ -118,13 +128,32 @@ impl Analysis {
         change::Body {
             side: &self.side,
             from: self.body_from,
-            statements: &self.statements,
+            statements: &self.slots,
         }
     }
 
     /// Token overlap (Jaccard of the overlap units) of two memories.
     pub fn overlap(&self, other: &Analysis) -> f64 {
         self.units.jaccard(&other.units)
+    }
+}
+
+impl Side {
+    /// A side with everything the rules read: [`Side::read`] and the subject fields, which
+    /// need `subjects`.
+    pub fn of(text: String) -> Self {
+        let mut side = Side::read(text);
+        side.environments = subjects::environments(&side);
+        side.identifiers = subjects::identifiers(&side);
+        side.relatives = subjects::relatives(&side);
+        side.phrase_starts = change::phrase_starts(&side.tokens);
+        side
+    }
+
+    /// Tokenises a text and finds its values (tests).
+    #[cfg(test)]
+    pub fn analyse(text: &str) -> Self {
+        Side::of(text.to_owned())
     }
 }
 

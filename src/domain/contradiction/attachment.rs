@@ -3,7 +3,7 @@
 //! "The user works at Acme", "我现在失业了" / "我在谷歌工作". One side says the subject belongs
 //! nowhere, the other names where it belongs.
 
-use super::signals::Evidence;
+use super::evidence::Evidence;
 use super::tokens::Token;
 use super::{ConflictType, Signal};
 

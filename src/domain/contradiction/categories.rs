@@ -5,7 +5,7 @@
 //! places), never open ones such as occupations, where "a singer" and "a musician" are both
 //! true, and never a kind and its broader class ("a novel" / "a book").
 
-use super::signals::Evidence;
+use super::evidence::Evidence;
 use super::tokens::{Kind, Token};
 use super::{ConflictType, Signal};
 

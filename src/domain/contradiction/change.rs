@@ -12,15 +12,17 @@
 
 use super::attachment;
 use super::categories;
+use super::evidence::Evidence;
 use super::lexicon;
 use super::nationality;
 use super::shifts;
-use super::signals::{Evidence, Side};
+use super::side::Side;
 use super::slots;
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use super::tokens::{Kind, Token};
+use super::words::{root, same_root};
 use super::{ConflictType, Signal};
 
 /// How many content units at the start of a memory name its subject.
@@ -291,46 +293,6 @@ fn match_at(tokens: &[Token], at: usize, parts: &[&str]) -> Option<Vec<usize>> {
 
 fn has(tokens: &Lexed, patterns: &[&str]) -> bool {
     patterns.iter().any(|p| find(tokens, p).is_some())
-}
-
-/// A light root for matching word forms: "deploying" ~ "deploy", "owned" ~ "owns".
-fn root(w: &str) -> &str {
-    // Suffixes and doubled consonants are English spelling; slicing other scripts by byte
-    // would cut a character in two.
-    if !w.is_ascii() {
-        return w;
-    }
-    let mut s = w;
-    for suffix in ["ing", "ed", "es", "s"] {
-        if s.len() > suffix.len() + 2 && s.ends_with(suffix) {
-            s = &s[..s.len() - suffix.len()];
-            break;
-        }
-    }
-    let b = s.as_bytes();
-    let n = b.len();
-    if n >= 4 && b[n - 1] == b[n - 2] && !b"aeiouls".contains(&b[n - 1]) {
-        s = &s[..n - 1];
-    }
-    s
-}
-
-pub(super) fn same_root(a: &str, b: &str) -> bool {
-    if !a.is_ascii() || !b.is_ascii() {
-        // A lone CJK character left by a removed cue matches the pairs that contain it.
-        let lone = |x: &str, y: &str| x.chars().count() == 1 && y.contains(x);
-        return a == b || lone(a, b) || lone(b, a);
-    }
-    let (ra, rb) = (root(a), root(b));
-    if ra == rb {
-        return true;
-    }
-    let (short, long) = if ra.len() <= rb.len() {
-        (ra, rb)
-    } else {
-        (rb, ra)
-    };
-    short.is_ascii() && short.len() >= 4 && long.starts_with(short) && long.len() - short.len() <= 2
 }
 
 /// Content units of a body outside `skip`: roots of content words and numbers, and CJK

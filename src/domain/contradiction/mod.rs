@@ -20,22 +20,30 @@ mod categories;
 mod change;
 mod comparatives;
 mod dates;
+mod evidence;
+mod figures;
+mod judge;
+pub mod kinds;
 mod lexicon;
 mod nationality;
 mod numeric;
 mod screen;
 mod shifts;
+mod side;
 mod signals;
 mod slots;
+mod statement;
 mod subjects;
 mod tokens;
 mod values;
 mod vector;
+mod words;
 
 use std::fmt;
 use std::str::FromStr;
 
-use signals::{Evidence, Side};
+use evidence::Evidence;
+use side::Side;
 
 use analysis::Units;
 
@@ -332,6 +340,12 @@ fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -
         return None;
     }
     let (so, sn) = (&old.side, &new.side);
+    // What statements rule out is read from short memories only: a long text's one statement
+    // is rarely all it says.
+    let short = |a: &Analysis| a.side.tokens.len() - a.body_from <= SHORT_STATEMENT;
+    if short(old) && short(new) && judge::vetoes(&old.statements, &new.statements) {
+        return None;
+    }
     let overlap = old.overlap(new);
     let (bo, bn) = (old.body(), new.body());
     let gated = overlap >= cfg.min_overlap || short_restatement(&bo, &bn);
@@ -353,7 +367,10 @@ fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -
     // Change language counts only where the subjects agree, and it can only take evidence
     // away otherwise: with none yet and other subjects, the pair has no verdict. Most
     // candidates a write is judged against end here, before the costliest rules.
-    if evidence.is_empty() && !agree {
+    // Statements judge themselves (their own past, plans and additions included), so their
+    // evidence is added after the text-wide guards below.
+    let said = judge::judge(&old.statements, &new.statements);
+    if evidence.is_empty() && !agree && said.is_none() {
         return None;
     }
     let changes = change::collect(&bo, &bn, gated, titled);
@@ -366,8 +383,12 @@ fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -
     if changes.past {
         evidence.clear();
     }
+    evidence.extend(said);
     combine(evidence, overlap)
 }
+
+/// Most body tokens of a memory whose statements may rule a pair out (see `judge::vetoes`).
+const SHORT_STATEMENT: usize = 16;
 
 /// Share of the shorter memory's overlap units that the longer one must hold for the shorter
 /// to count as a restatement of part of it.
@@ -396,16 +417,16 @@ fn short_restatement(old: &change::Body, new: &change::Body) -> bool {
     if a.len() > SHORT || b.len() > SHORT || !change::same_head(old, new) {
         return false;
     }
-    align::align(a, b).is_some_and(|al| al.ratio >= signals::NEAR_DUPLICATE)
+    align::align(a, b).is_some_and(|al| al.ratio >= align::NEAR_DUPLICATE)
 }
 
 fn collect(old: &Side, new: &Side) -> Vec<Evidence> {
     // Only a near-duplicate's alignment is read (the scope check reads its ratio alone), so
     // pairs that share too few stems to be one skip the diff.
-    let al = align::could_reach(&old.stem_keys, &new.stem_keys, signals::NEAR_DUPLICATE)
+    let al = align::could_reach(&old.stem_keys, &new.stem_keys, align::NEAR_DUPLICATE)
         .then(|| align::align(&old.tokens, &new.tokens))
         .flatten();
-    let near = al.as_ref().filter(|a| a.ratio >= signals::NEAR_DUPLICATE);
+    let near = al.as_ref().filter(|a| a.ratio >= align::NEAR_DUPLICATE);
     let mut out = Vec::new();
     if let Some(a) = near {
         out.extend(signals::aligned_negation(old, new, a));
@@ -455,3 +476,5 @@ mod tests;
 mod tests_facts;
 #[cfg(test)]
 mod tests_kinds;
+#[cfg(test)]
+mod tests_statements;

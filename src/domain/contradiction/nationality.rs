@@ -6,7 +6,7 @@
 //! for an American club").
 
 use super::categories;
-use super::signals::Evidence;
+use super::evidence::Evidence;
 use super::tokens::Token;
 use super::{ConflictType, Signal};
 

@@ -7,28 +7,15 @@
 use std::collections::HashSet;
 
 use super::align::Alignment;
-use super::lexicon;
-use super::signals::{self, At, Evidence, NEAR_DUPLICATE, Side};
-use super::tokens::Kind;
+use super::align::NEAR_DUPLICATE;
+use super::evidence::{At, Evidence};
+use super::figures::{different_moments, evidence, is_timestamp, same_life_event};
+use super::side::{Key, Side};
 use super::values::{Class, Value};
-use super::{ConflictType, Signal};
+use super::words::{days_swapped, many_valued_object};
 
 fn compatible(a: &Value, b: &Value) -> bool {
     a.class == b.class
-}
-
-pub(super) fn evidence(old: &Side, new: &Side, va: &Value, vb: &Value, p: f64) -> Evidence {
-    let kind = if va.class.is_temporal() {
-        ConflictType::TemporalMismatch
-    } else {
-        ConflictType::NumericMismatch
-    };
-    let expl = format!(
-        "value changed: \"{}\" vs \"{}\"",
-        old.quote(va.first..va.end),
-        new.quote(vb.first..vb.end)
-    );
-    Evidence::new(Signal::ValueChange, kind, p, expl)
 }
 
 /// Values inside the differing hunks of a near-duplicate, at most one per hunk.
@@ -44,8 +31,8 @@ pub fn aligned_change(old: &Side, new: &Side, al: &Alignment) -> Vec<Evidence> {
     let other_object = al
         .hunks
         .iter()
-        .any(|h| !h.a.is_empty() && !h.b.is_empty() && signals::many_valued_object(old, h.a.start));
-    if signals::days_swapped(old, new, al) || other_object {
+        .any(|h| !h.a.is_empty() && !h.b.is_empty() && many_valued_object(old, h.a.start));
+    if days_swapped(old, new, al) || other_object {
         return out;
     }
     // Two versions of one statement, each "as of" its own date, are the same figure updated:
@@ -96,106 +83,12 @@ fn year_as_count(side: &Side, v: &Value, others: &[Value]) -> Option<Value> {
     })
 }
 
-/// Context words identifying what a value measures.
-#[derive(Debug, Clone)]
-pub struct Key {
-    before: HashSet<String>,
-    after: HashSet<String>,
-}
-
-impl Key {
-    /// About the bytes the key holds on the heap (see `Analysis::heap_bytes`).
-    pub fn heap_bytes(&self) -> usize {
-        let words = |s: &HashSet<String>| {
-            s.capacity() * (std::mem::size_of::<String>() + 8)
-                + s.iter().map(|w| w.len() + 16).sum::<usize>()
-        };
-        words(&self.before) + words(&self.after)
-    }
-}
-
-/// The key of every value of a side, in order; kept on the side.
-pub(super) fn keys(side: &Side) -> Vec<Key> {
-    side.values.iter().map(|v| key(side, v)).collect()
-}
-
-fn key(side: &Side, v: &Value) -> Key {
-    let usable = |i: &usize| {
-        let t = &side.tokens[*i];
-        t.is_content()
-            && t.kind != Kind::Number
-            && lexicon::month(&t.norm).is_none()
-            && lexicon::number_word(&t.norm).is_none()
-    };
-    let before = (v.first.saturating_sub(6)..v.first)
-        .rev()
-        .take_while(|&i| !boundary(side, i))
-        .filter(usable)
-        .take(2);
-    let after = (v.end..side.tokens.len().min(v.end + 4))
-        .take_while(|&i| !boundary(side, i - 1))
-        .filter(usable)
-        .take(2);
-    Key {
-        before: before.map(|i| side.tokens[i].stem.to_string()).collect(),
-        after: after.map(|i| side.tokens[i].stem.to_string()).collect(),
-    }
-}
-
-/// Whether a clause ends between token `i` and the next: keys never cross it.
-pub(super) fn boundary(side: &Side, i: usize) -> bool {
-    let (Some(t), Some(n)) = (side.tokens.get(i), side.tokens.get(i + 1)) else {
-        return true;
-    };
-    side.text[t.end..n.start].contains(['\n', '.', ';', ':', ',', '!', '?', '。', '，', '；'])
-}
-
-/// Dates that time-stamp another figure ("as of April 2020", "by 2019") rather than state
-/// an event.
-pub(super) fn is_timestamp(side: &Side, v: &Value) -> bool {
-    let as_of = v.first >= 2
-        && side.tokens[v.first - 2].norm == "as"
-        && side.tokens[v.first - 1].norm == "of";
-    v.class == Class::Date && (v.bounded || as_of)
-}
-
 /// Whether the text stamps its figures "as of" a date (not "by" or "before" one, which bound
 /// when something happened).
 fn as_of_stamped(side: &Side) -> bool {
     side.values
         .iter()
         .any(|v| v.class == Class::Date && !v.bounded && is_timestamp(side, v))
-}
-
-/// Figures stamped with different times describe different moments, not conflicting facts.
-/// Stamps are compared by the date stated, not the range a comparative opens: "by 20 April"
-/// and "as of 12 April" are two moments even though one range contains the other.
-pub fn different_moments(old: &Side, new: &Side) -> bool {
-    let dates = |s: &Side| -> Vec<Value> {
-        s.values
-            .iter()
-            .filter(|v| v.class == Class::Date)
-            .cloned()
-            .collect()
-    };
-    let (da, db) = (dates(old), dates(new));
-    // "after April 17" is a later moment than "as of April 17".
-    let same_moment = |a: &Value, b: &Value| {
-        (a.nominal - b.nominal).abs() < 0.5 && a.comparative == b.comparative
-    };
-    // Only a stamp fixes the moment of a figure: a year both sides mention elsewhere (a shared
-    // title such as "2020 pandemic in Washington") says nothing about when it was counted.
-    let stamps = |s: &Side, d: &[Value]| -> Vec<Value> {
-        d.iter().filter(|v| is_timestamp(s, v)).cloned().collect()
-    };
-    let (sa, sb) = (stamps(old, &da), stamps(new, &db));
-    let matched = |stamps: &[Value], other: &[Value]| {
-        stamps
-            .iter()
-            .any(|s| other.iter().any(|d| same_moment(s, d)))
-    };
-    // A figure without a stamp cannot be placed in time, so it is compared with any other.
-    !sa.is_empty() && !sb.is_empty() && !matched(&sa, &db) && !matched(&sb, &da)
 }
 
 /// Counts must name the same thing after the number ("399 deaths" / "390 deaths"); dates and
@@ -223,7 +116,7 @@ pub fn keyed_change(old: &Side, new: &Side) -> Option<Evidence> {
             .iter()
             .zip(keys_a)
             .filter(|(va, ka)| compatible(va, vb) && same_key(vb.class, ka, kb))
-            .filter(|(va, _)| super::bounds::same_life_event(old, va, new, vb))
+            .filter(|(va, _)| same_life_event(old, va, new, vb))
             .map(|(va, _)| va)
             .collect();
         if let Some(va) = same

@@ -4,145 +4,16 @@
 //! differ, never on the mere presence of a cue word, because cue words are common in agreeing
 //! text too.
 
-use std::sync::LazyLock;
-
-use super::align::{Alignment, Hunk};
-use super::change;
+use super::align::{Alignment, Hunk, NEAR_DUPLICATE};
+use super::evidence::{At, Evidence};
 use super::lexicon;
 use super::shifts;
+use super::side::Side;
 use super::slots;
 use super::subjects;
 use super::tokens::{Kind, Token};
-use super::values::Value;
+use super::words::{many_valued_object, same_root};
 use super::{ConflictType, Signal};
-
-/// One side of the pair after analysis. Owned, so that it is made once per memory (see
-/// `analysis`) and read by every pair.
-#[derive(Debug, Clone)]
-pub struct Side {
-    pub text: String,
-    pub tokens: Vec<Token>,
-    pub values: Vec<Value>,
-    /// The tokens' stem keys, sorted: bounds an alignment before it is computed.
-    pub stem_keys: Vec<u64>,
-    /// Which of [`lexicon::REPLACEMENT_CUES`] the text holds, one bit per cue.
-    pub replacement_cues: u64,
-    /// Environments and identifiers the text names (see `subjects::loose_agree`).
-    pub environments: std::collections::HashSet<String>,
-    pub identifiers: std::collections::HashSet<String>,
-    /// The relatives its sentences open with, "*my brother* is 30" (see `subjects`).
-    pub relatives: Vec<String>,
-    /// What each value measures, by index into `values` (see `numeric::keyed_change`).
-    pub value_keys: Vec<super::numeric::Key>,
-    /// Tokens that open a phrase of `shifts`, in order (see `change::Lexed`).
-    pub phrase_starts: Vec<(usize, &'static str)>,
-    /// How many universal quantifiers and restrictors the text holds (see [`scope`]).
-    pub universals: usize,
-    pub restrictors: usize,
-}
-
-impl Side {
-    /// Tokenises a text and finds its values.
-    #[cfg(test)]
-    pub fn analyse(text: &str) -> Self {
-        Side::of(text.to_owned())
-    }
-
-    pub fn of(text: String) -> Self {
-        let tokens = super::tokens::tokenize(&text);
-        let values = super::values::extract(&tokens, &text);
-        let mut stem_keys: Vec<u64> = tokens.iter().map(|t| t.key).collect();
-        stem_keys.sort_unstable();
-        let mut side = Side {
-            text,
-            tokens,
-            values,
-            stem_keys,
-            replacement_cues: 0,
-            environments: Default::default(),
-            identifiers: Default::default(),
-            relatives: Vec::new(),
-            value_keys: Vec::new(),
-            phrase_starts: Vec::new(),
-            universals: 0,
-            restrictors: 0,
-        };
-        // What the rules read of one side alone, worked out once per memory.
-        side.replacement_cues = replacement_cues(&side);
-        let count = |f: fn(&str) -> bool| side.tokens.iter().filter(|t| f(&t.norm)).count();
-        (side.universals, side.restrictors) =
-            (count(lexicon::is_universal), count(lexicon::is_restrictor));
-        side.environments = subjects::environments(&side);
-        side.identifiers = subjects::identifiers(&side);
-        side.relatives = subjects::relatives(&side);
-        side.value_keys = super::numeric::keys(&side);
-        side.phrase_starts = change::phrase_starts(&side.tokens);
-        side
-    }
-
-    /// Quotes tokens `r`, widened to whitespace so "us-east-1" is quoted whole.
-    pub fn quote(&self, r: std::ops::Range<usize>) -> String {
-        if r.is_empty() || r.end > self.tokens.len() {
-            return String::new();
-        }
-        let (mut s, mut e) = (self.tokens[r.start].start, self.tokens[r.end - 1].end);
-        let bytes = self.text.as_bytes();
-        while s > 0 && !bytes[s - 1].is_ascii_whitespace() && bytes[s - 1].is_ascii() {
-            s -= 1;
-        }
-        while e < bytes.len() && !bytes[e].is_ascii_whitespace() && bytes[e].is_ascii() {
-            e += 1;
-        }
-        let quoted = self.text[s..e].trim_matches(|c: char| ",.;:()\"'".contains(c));
-        quoted.chars().take(80).collect()
-    }
-
-    pub fn negators(&self, r: std::ops::Range<usize>) -> usize {
-        self.tokens[r].iter().filter(|t| t.is_negator()).count()
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Evidence {
-    pub signal: Signal,
-    pub kind: ConflictType,
-    pub probability: f64,
-    pub explanation: String,
-    /// Where in the alignment the evidence lies, for the subject check.
-    pub at: At,
-}
-
-/// The place of a piece of evidence among the hunks of a near-duplicate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum At {
-    /// A cue of the whole text (replacement, scope).
-    Text,
-    /// The hunk that *is* the evidence (a negated or swapped span): exempt from the check.
-    Hunk(usize),
-    /// The hunk holding a changed value: checked like the others (its figures aside), and the
-    /// words before it in its clause are the value's key, which must not be substituted.
-    Value(usize),
-}
-
-impl Evidence {
-    pub fn new(signal: Signal, kind: ConflictType, probability: f64, explanation: String) -> Self {
-        Evidence {
-            signal,
-            kind,
-            probability,
-            explanation,
-            at: At::Text,
-        }
-    }
-
-    pub fn at(mut self, at: At) -> Self {
-        self.at = at;
-        self
-    }
-}
-
-/// Alignment ratio above which two memories are versions of one statement.
-pub const NEAR_DUPLICATE: f64 = 0.55;
 
 /// Negation whose count differs inside one hunk of a near-duplicate: "loves" vs "does not love".
 pub fn aligned_negation(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
@@ -247,8 +118,6 @@ fn negated_at(tokens: &[Token], j: usize) -> bool {
         .any(|t| t.is_negator())
 }
 
-const _: () = assert!(lexicon::REPLACEMENT_CUES.len() <= 64, "one bit per cue");
-
 /// A replacement cue in the new memory that the stored one lacks.
 pub fn replacement(old: &Side, new: &Side) -> Option<Evidence> {
     let fresh = new.replacement_cues & !old.replacement_cues;
@@ -261,54 +130,6 @@ pub fn replacement(old: &Side, new: &Side) -> Option<Evidence> {
         p,
         format!("replacement: \"{cue}\""),
     ))
-}
-
-/// Which replacement cues a side holds, one bit per cue: each token is looked up once, by its
-/// stem key, among the keys of the cues' first words, and only the cues it may open are
-/// compared further.
-pub(super) fn replacement_cues(side: &Side) -> u64 {
-    static BY_FIRST: LazyLock<Vec<(u64, usize)>> = LazyLock::new(|| {
-        let mut by_first: Vec<(u64, usize)> = lexicon::REPLACEMENT_CUES
-            .iter()
-            .enumerate()
-            .filter_map(|(i, cue)| {
-                let first = phrase_words(cue).next()?;
-                Some((super::tokens::key(&super::tokens::stem(first)), i))
-            })
-            .collect();
-        by_first.sort_unstable();
-        by_first
-    });
-    let mut bits = 0;
-    for (at, t) in side.tokens.iter().enumerate() {
-        let from = BY_FIRST.partition_point(|&(k, _)| k < t.key);
-        for &(_, i) in BY_FIRST[from..].iter().take_while(|&&(k, _)| k == t.key) {
-            let cue = lexicon::REPLACEMENT_CUES[i];
-            if phrase_words(cue).next() == Some(t.norm.as_str()) && phrase_at(side, at, cue) {
-                bits |= 1 << i;
-            }
-        }
-    }
-    bits
-}
-
-/// Whether the tokens from `at` spell `phrase`.
-fn phrase_at(side: &Side, at: usize, phrase: &str) -> bool {
-    let n = phrase_words(phrase).count();
-    side.tokens
-        .get(at..at + n)
-        .is_some_and(|w| w.iter().zip(phrase_words(phrase)).all(|(t, x)| t.norm == x))
-}
-
-/// The words of an ASCII phrase, or the characters of another.
-fn phrase_words(phrase: &str) -> impl Iterator<Item = &str> {
-    let ascii = phrase.is_ascii();
-    let words = phrase.split(' ').filter(move |_| ascii);
-    let chars = phrase
-        .char_indices()
-        .filter(move |_| !ascii)
-        .map(|(i, c)| &phrase[i..i + c.len_utf8()]);
-    words.chain(chars)
 }
 
 /// Universal quantifier on one side and a restrictor on the other. Inside a hunk of a near
@@ -424,33 +245,6 @@ pub fn enum_swap(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
     Some(e.at(At::Hunk(k)))
 }
 
-/// Whether the span starting at `at` is the object of a many-valued verb: the verb right
-/// before it, or before a preposition or a second CJK character ("allergic to", "喜欢").
-pub fn many_valued_object(s: &Side, at: usize) -> bool {
-    let before = |k: usize| at.checked_sub(k).map(|i| s.tokens[i].norm.as_str());
-    let many = |w: Option<&str>| w.is_some_and(shifts::is_many_valued);
-    let cjk_verb = matches!(
-        (before(2), before(1)),
-        (Some("喜"), Some("欢"))
-            | (Some("喜"), Some("爱"))
-            | (Some("去"), Some("过"))
-            | (Some("会"), Some("说"))
-    );
-    (many(before(1)) && s.tokens[at - 1].kind == Kind::Word)
-        || (matches!(before(1), Some("to" | "in" | "of")) && many(before(2)))
-        || cjk_verb
-}
-
-/// Whether some hunk swaps one day word for another ("on weekdays" / "on weekends").
-pub fn days_swapped(old: &Side, new: &Side, al: &Alignment) -> bool {
-    let day = |s: &Side, r: &std::ops::Range<usize>| {
-        s.tokens[r.clone()]
-            .iter()
-            .any(|t| shifts::is_day_word(&t.norm))
-    };
-    al.hunks.iter().any(|h| day(old, &h.a) && day(new, &h.b))
-}
-
 fn is_swap<'a>(old: &'a Side, new: &'a Side, h: &Hunk) -> bool {
     let (ta, tb) = (&old.tokens[h.a.clone()], &new.tokens[h.b.clone()]);
     let content = |ts: &[Token]| ts.iter().filter(|t| t.is_content()).count();
@@ -507,9 +301,7 @@ fn reworded<'a>(ta: &'a [Token], tb: &'a [Token]) -> bool {
             .collect()
     };
     let (ca, cb) = (content(ta), content(tb));
-    let shared_root = ca
-        .iter()
-        .any(|a| cb.iter().any(|b| change::same_root(a, b)));
+    let shared_root = ca.iter().any(|a| cb.iter().any(|b| same_root(a, b)));
     let clause = |ts: &[Token]| ts.iter().any(|t| lexicon::is_clause_word(&t.norm));
     shared_root || clause(ta) || clause(tb)
 }

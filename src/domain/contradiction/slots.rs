@@ -10,9 +10,9 @@
 //! "我", "저는" and no subject at all (profile facts such as "Lives in Berlin") are the same
 //! one, the user, while "my sister" or "Grace" are others.
 
+use super::evidence::Evidence;
 use super::lexicon;
 use super::shifts;
-use super::signals::Evidence;
 use super::tokens::{Kind, Token};
 use super::{ConflictType, Signal};
 

@@ -26,8 +26,9 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use super::align::{Alignment, Hunk};
+use super::evidence::At;
 use super::lexicon;
-use super::signals::{At, Side};
+use super::side::Side;
 use super::tokens::Kind;
 use super::values;
 

@@ -223,9 +223,31 @@ pub fn names_subject(tokens: &[Token], text: &str, i: usize) -> bool {
                 || text[p.end..noun.start].contains(['.', '!', '?', '\n', ',', ':', ';', '('])
         }
     };
-    let counts_next = tokens
-        .get(i + 1)
-        .is_some_and(|n| n.is_content() && plain_gap(t, n) && !text[t.end..n.start].is_empty());
+    // A counted noun is plural, or counted by one: "3 beds", "1 bed"; "service 0 disk quota"
+    // names service 0 and then its disk quota.
+    let counted = |n: &Token| {
+        let plural = n.norm.len() > 3 && n.norm.ends_with('s') && !n.norm.ends_with("ss");
+        let irregular = matches!(
+            n.norm.as_str(),
+            "people"
+                | "children"
+                | "men"
+                | "women"
+                | "staff"
+                | "feet"
+                | "teeth"
+                | "mice"
+                | "geese"
+                | "persons"
+                | "cattle"
+                | "personnel"
+                | "police"
+        );
+        plural || irregular || t.norm == "1"
+    };
+    let counts_next = tokens.get(i + 1).is_some_and(|n| {
+        n.is_content() && plain_gap(t, n) && !text[t.end..n.start].is_empty() && counted(n)
+    });
     (capitalised || opened) && !counts_next && !currency_precedes(text, t.start)
 }
 

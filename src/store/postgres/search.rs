@@ -171,18 +171,22 @@ pub async fn candidates_by_tokens(
         return Ok(Vec::new());
     }
     let frequencies = stats.current(conn).await?;
-    let counted: Vec<(String, i64)> = q
-        .tokens
-        .iter()
-        .map(|t| (t.clone(), frequencies.docs(t)))
-        .collect();
+    let counted: Vec<(String, i64)> = if frequencies.listed.is_empty() {
+        // No statistics yet (a store loaded since the last `ANALYZE`): count each token's
+        // postings, up to the walk budget, so that the rare "0" of "service 0" outweighs the
+        // words every fact shares, as it does once statistics exist. Which facts a write is
+        // judged against must not depend on when autovacuum last ran.
+        counted_docs(conn, &q.tokens).await?
+    } else {
+        q.tokens
+            .iter()
+            .map(|t| (t.clone(), frequencies.docs(t)))
+            .collect()
+    };
     let tokens = query_tokens(&counted, &q.names);
     if tokens.is_empty() {
         return Ok(Vec::new());
     }
-    // Without statistics (before autovacuum's first `ANALYZE`) every token weighs the same
-    // and up to 12 are walked in full: slower on a large store, but a rare word such as the
-    // "3" of "service 3" still finds its one node among thousands that share the others.
     let terms: Vec<&str> = tokens.iter().map(|(t, _)| t.as_str()).collect();
     let rows = sqlx::query::<Postgres>(POSTINGS)
         .arg(RANKING_BUDGET)
@@ -206,6 +210,32 @@ pub async fn candidates_by_tokens(
         .arg(q.limit as i64)
         .all(conn)
         .await
+}
+
+/// Each token's postings, counted up to one past the walk budget (a token that common is
+/// skipped by the rarest-first choice either way): one bounded index range read per token.
+const COUNTED_DOCS: &str = "select t.term, \
+        (select count(*) from (select 1 from node_tokens k where k.term = t.term limit $1) c) \
+          as docs \
+     from unnest($2::text[]) as t(term)";
+
+async fn counted_docs(
+    conn: &mut PgConnection,
+    tokens: &[String],
+) -> StoreResult<Vec<(String, i64)>> {
+    let rows = sqlx::query::<Postgres>(COUNTED_DOCS)
+        .arg(RANKING_BUDGET + 1)
+        .bind(tokens)
+        .all(&mut *conn)
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                r.try_get::<String, _>("term")?,
+                r.try_get::<i64, _>("docs")?.max(1),
+            ))
+        })
+        .collect()
 }
 
 /// `search_tsv` is generated from `search_tokens`; it must be null-free and non-empty

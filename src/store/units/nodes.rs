@@ -15,6 +15,28 @@ use crate::store::nodes::{
 use crate::store::units::policy;
 use crate::store::{DetectedConflict, StoreResult, conflicts, idempotency, locks, rows};
 
+/// Inserts `nodes` in one transaction, with no conflicts: [`crate::store::Store::create_nodes`].
+pub async fn create_many<B: Backend>(store: &B, nodes: &[NewNode]) -> StoreResult<()> {
+    // Tokenising and encoding happen before the write transaction starts, as in `create`.
+    let rows: Vec<_> = nodes
+        .iter()
+        .map(|n| {
+            let tokens = index_tokens(&n.title, &n.body).join(" ");
+            let embedding = n.embedding.as_deref().map(dn::embedding_to_bytes);
+            (n, tokens, embedding)
+        })
+        .collect();
+    let mut tx = store.write().await?;
+    for (node, tokens, embedding) in &rows {
+        if let Some(e) = &node.embedding {
+            check_dimension::<B>(&mut tx, e.len()).await?;
+        }
+        insert::<B>(&mut tx, node, tokens, embedding.as_deref()).await?;
+    }
+    B::commit(tx).await?;
+    Ok(())
+}
+
 pub async fn create<B: Backend>(
     store: &B,
     node: NewNode,
