@@ -74,7 +74,7 @@ impl Analysis {
             + side.text.capacity()
             + side.tokens.capacity() * size_of::<Token>()
             + tokens
-            + side.values.capacity() * size_of::<super::values::Value>()
+            + side.values.capacity() * size_of::<super::value::Value>()
             + values
             + side.stem_keys.capacity() * size_of::<u64>()
             + side.value_keys.capacity() * size_of::<super::side::Key>()

@@ -35,6 +35,7 @@ mod slots;
 mod statement;
 mod subjects;
 mod tokens;
+mod value;
 mod values;
 mod vector;
 mod words;

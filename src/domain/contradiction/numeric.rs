@@ -11,7 +11,7 @@ use super::align::NEAR_DUPLICATE;
 use super::evidence::{At, Evidence};
 use super::figures::{different_moments, evidence, is_timestamp, same_life_event};
 use super::side::{Key, Side};
-use super::values::{Class, Value};
+use super::value::{Class, Value};
 use super::words::{days_swapped, many_valued_object};
 
 fn compatible(a: &Value, b: &Value) -> bool {

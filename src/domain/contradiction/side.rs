@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use super::lexicon;
 use super::tokens::{Kind, Token};
-use super::values::Value;
+use super::value::Value;
 
 /// One side of the pair after analysis. Owned, so that it is made once per memory (see
 /// `analysis`) and read by every pair.
