@@ -7,11 +7,13 @@ use std::hash::{Hash, Hasher};
 
 use compact_str::CompactString;
 
+use super::phrases::{self, Lexed};
 use super::side::Side;
 use super::statement::{self, Statement};
 use super::subjects;
+use super::text;
 use super::tokens::{self, Token};
-use super::{Memory, change, memory_text, slots};
+use super::{Memory, memory_text, slots};
 
 /// Everything the rules need from one memory. Owned, so it can be kept (in an `Arc`) beside a
 /// stored memory and reused for every write that finds it as a candidate.
@@ -109,7 +111,7 @@ impl Analysis {
             slots: slots::Statements::of(&side.tokens[body_from..], &side.text),
             statements: statement::read(&side.tokens[body_from..], &side.text),
             units: Units::of(&side.tokens),
-            question: change::is_question(&side.text),
+            question: text::is_question(&side.text),
             body_from,
             side,
             own_title: own_title(m).map(|t| t.chars().flat_map(char::to_lowercase).collect()),
@@ -124,8 +126,8 @@ impl Analysis {
     }
 
     /// The part of the analysed text that is the memory's body.
-    pub(super) fn body(&self) -> change::Body<'_> {
-        change::Body {
+    pub(super) fn body(&self) -> Body<'_> {
+        Body {
             side: &self.side,
             from: self.body_from,
             statements: &self.slots,
@@ -146,7 +148,7 @@ impl Side {
         side.environments = subjects::environments(&side);
         side.identifiers = subjects::identifiers(&side);
         side.relatives = subjects::relatives(&side);
-        side.phrase_starts = change::phrase_starts(&side.tokens);
+        side.phrase_starts = phrases::phrase_starts(&side.tokens);
         side
     }
 
@@ -155,6 +157,42 @@ impl Side {
     pub fn analyse(text: &str) -> Self {
         Side::of(text.to_owned())
     }
+}
+
+/// The part of a side that is the memory's body (its title line set aside).
+pub struct Body<'s> {
+    pub side: &'s Side,
+    /// Index of the first body token.
+    pub from: usize,
+    /// The attribute statements of the body's tokens.
+    pub statements: &'s slots::Statements,
+}
+
+impl<'s> Body<'s> {
+    pub(super) fn tokens(&self) -> &'s [Token] {
+        &self.side.tokens[self.from..]
+    }
+
+    /// The body's tokens, with the phrases of `shifts` they may hold.
+    pub(super) fn lexed(&self) -> Lexed<'s> {
+        Lexed::of(self.side, self.from)
+    }
+
+    pub(super) fn stated(&self) -> slots::Stated<'s> {
+        slots::Stated {
+            tokens: self.tokens(),
+            text: &self.side.text,
+            statements: self.statements,
+        }
+    }
+}
+
+/// Whether the first content words of the two bodies are the same word: they share a subject.
+pub fn same_head(old: &Body, new: &Body) -> bool {
+    fn head<'s>(b: &Body<'s>) -> Option<&'s Token> {
+        b.tokens().iter().find(|t| t.is_content())
+    }
+    matches!((head(old), head(new)), (Some(a), Some(b)) if a.same_stem(b))
 }
 
 /// A hash of a memory's title and body, for telling whether an [`Analysis`] still matches a

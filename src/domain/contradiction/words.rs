@@ -72,3 +72,6 @@ pub fn days_swapped(old: &Side, new: &Side, al: &Alignment) -> bool {
     };
     al.hunks.iter().any(|h| day(old, &h.a) && day(new, &h.b))
 }
+
+#[cfg(test)]
+mod tests;
