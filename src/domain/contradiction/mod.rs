@@ -386,7 +386,11 @@ fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -
     if changes.past {
         evidence.clear();
     }
-    evidence.extend(said);
+    // Statements speak where the text rules found nothing: a pair both read keeps the text
+    // rules' verdict, type and signals.
+    if !evidence.iter().any(|e| e.probability > FLAG) {
+        evidence.extend(said);
+    }
     combine(evidence, overlap)
 }
 
