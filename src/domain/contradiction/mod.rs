@@ -15,6 +15,7 @@
 mod align;
 mod analysis;
 mod attachment;
+mod attributes;
 mod bounds;
 mod categories;
 mod change;

@@ -5,11 +5,11 @@
 //! text too.
 
 use super::align::{Alignment, Hunk, NEAR_DUPLICATE};
+use super::attributes;
 use super::evidence::{At, Evidence};
 use super::lexicon;
 use super::shifts;
 use super::side::Side;
-use super::slots;
 use super::subjects;
 use super::tokens::{Kind, Token};
 use super::words::{many_valued_object, same_root};
@@ -220,7 +220,7 @@ pub fn enum_swap(old: &Side, new: &Side, al: &Alignment) -> Option<Evidence> {
     }
     // Another attribute's verb says a second thing: "lives in Tokyo" / "works in Tokyo".
     if let ([a], [b]) = (&old.tokens[swap.a.clone()], &new.tokens[swap.b.clone()])
-        && slots::other_attribute(&a.norm, &b.norm)
+        && attributes::other_attribute(&a.norm, &b.norm)
     {
         return None;
     }
