@@ -7,11 +7,13 @@ use std::hash::{Hash, Hasher};
 
 use compact_str::CompactString;
 
+use super::phrases::{self, Lexed};
 use super::side::Side;
 use super::statement::{self, Statement};
 use super::subjects;
+use super::text;
 use super::tokens::{self, Token};
-use super::{Memory, change, memory_text, slots};
+use super::{Memory, memory_text, slots};
 
 /// Everything the rules need from one memory. Owned, so it can be kept (in an `Arc`) beside a
 /// stored memory and reused for every write that finds it as a candidate.
@@ -74,7 +76,7 @@ impl Analysis {
             + side.text.capacity()
             + side.tokens.capacity() * size_of::<Token>()
             + tokens
-            + side.values.capacity() * size_of::<super::values::Value>()
+            + side.values.capacity() * size_of::<super::value::Value>()
             + values
             + side.stem_keys.capacity() * size_of::<u64>()
             + side.value_keys.capacity() * size_of::<super::side::Key>()
@@ -109,7 +111,7 @@ impl Analysis {
             slots: slots::Statements::of(&side.tokens[body_from..], &side.text),
             statements: statement::read(&side.tokens[body_from..], &side.text),
             units: Units::of(&side.tokens),
-            question: change::is_question(&side.text),
+            question: text::is_question(&side.text),
             body_from,
             side,
             own_title: own_title(m).map(|t| t.chars().flat_map(char::to_lowercase).collect()),
@@ -124,8 +126,8 @@ impl Analysis {
     }
 
     /// The part of the analysed text that is the memory's body.
-    pub(super) fn body(&self) -> change::Body<'_> {
-        change::Body {
+    pub(super) fn body(&self) -> Body<'_> {
+        Body {
             side: &self.side,
             from: self.body_from,
             statements: &self.slots,
@@ -146,7 +148,7 @@ impl Side {
         side.environments = subjects::environments(&side);
         side.identifiers = subjects::identifiers(&side);
         side.relatives = subjects::relatives(&side);
-        side.phrase_starts = change::phrase_starts(&side.tokens);
+        side.phrase_starts = phrases::phrase_starts(&side.tokens);
         side
     }
 
@@ -155,6 +157,42 @@ impl Side {
     pub fn analyse(text: &str) -> Self {
         Side::of(text.to_owned())
     }
+}
+
+/// The part of a side that is the memory's body (its title line set aside).
+pub struct Body<'s> {
+    pub side: &'s Side,
+    /// Index of the first body token.
+    pub from: usize,
+    /// The attribute statements of the body's tokens.
+    pub statements: &'s slots::Statements,
+}
+
+impl<'s> Body<'s> {
+    pub(super) fn tokens(&self) -> &'s [Token] {
+        &self.side.tokens[self.from..]
+    }
+
+    /// The body's tokens, with the phrases of `shifts` they may hold.
+    pub(super) fn lexed(&self) -> Lexed<'s> {
+        Lexed::of(self.side, self.from)
+    }
+
+    pub(super) fn stated(&self) -> slots::Stated<'s> {
+        slots::Stated {
+            tokens: self.tokens(),
+            text: &self.side.text,
+            statements: self.statements,
+        }
+    }
+}
+
+/// Whether the first content words of the two bodies are the same word: they share a subject.
+pub fn same_head(old: &Body, new: &Body) -> bool {
+    fn head<'s>(b: &Body<'s>) -> Option<&'s Token> {
+        b.tokens().iter().find(|t| t.is_content())
+    }
+    matches!((head(old), head(new)), (Some(a), Some(b)) if a.same_stem(b))
 }
 
 /// A hash of a memory's title and body, for telling whether an [`Analysis`] still matches a
@@ -231,56 +269,4 @@ impl Units {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::verdicts::memory;
-
-    #[test]
-    fn an_analysis_weighs_more_than_its_text_and_grows_with_it() {
-        let sentence = "The billing service listens on port 8080 since the March release. ";
-        let short = Analysis::of(&memory("Billing port", sentence));
-        let long = Analysis::of(&memory("Billing port", &sentence.repeat(20)));
-        let (s, l) = (short.heap_bytes(), long.heap_bytes());
-        eprintln!("one sentence: {s} bytes; twenty: {l} bytes");
-        assert!(
-            s > sentence.len() * 4,
-            "tokens, stems and units weigh more than the text"
-        );
-        assert!(l > s * 10, "twenty sentences weigh about twenty times one");
-    }
-
-    #[test]
-    fn overlap_is_the_jaccard_of_the_overlap_units() {
-        let a = Analysis::of(&memory("", "the service uses redis for caching"));
-        let b = Analysis::of(&memory("", "the service uses memcached for caching"));
-        let (ua, ub) = (
-            tokens::unit_set(&a.side.tokens),
-            tokens::unit_set(&b.side.tokens),
-        );
-        assert!((a.overlap(&b) - tokens::jaccard(&ua, &ub)).abs() < 1e-12);
-        assert!((a.overlap(&a) - 1.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn a_title_the_body_starts_with_is_not_analysed_twice() {
-        // A short name the body opens with is still the memory's own title.
-        let a = Analysis::of(&memory("Cache", "Cache TTL is 30 seconds."));
-        assert_eq!((a.body_from, a.own_title.as_deref()), (0, Some("cache")));
-        // A title cut from the body's first characters is not.
-        let body = "The cache TTL of the billing service is 30 seconds in production.";
-        let cut = Analysis::of(&memory(&body[..45], body));
-        assert_eq!((cut.body_from, cut.own_title.as_deref()), (0, None));
-        let whole = Analysis::of(&memory(body, body));
-        assert_eq!(whole.own_title.as_deref(), None);
-        let b = Analysis::of(&memory("Cache", "The TTL is 30 seconds."));
-        assert_eq!((b.body_from, b.own_title.as_deref()), (1, Some("cache")));
-    }
-
-    #[test]
-    fn fingerprints_tell_texts_apart() {
-        let a = Analysis::of(&memory("t", "body"));
-        assert_eq!(a.fingerprint(), fingerprint("t", "body"));
-        assert_ne!(fingerprint("t", "body"), fingerprint("tb", "ody"));
-        assert_ne!(fingerprint("t", "body"), fingerprint("t", "body."));
-    }
-}
+mod tests;

@@ -8,7 +8,7 @@
 use super::evidence::Evidence;
 use super::figures::{self, context};
 use super::side::Side;
-use super::values::{Class, Value};
+use super::value::{Class, Value};
 
 /// Letters two stems must share from the start to name one measure ("recovered" /
 /// "recoveries", "reviewed" / "reviews").

@@ -7,6 +7,7 @@
 
 use super::evidence::Evidence;
 use super::tokens::{Kind, Token};
+use super::words::{first_copula, punctuated_before};
 use super::{ConflictType, Signal};
 
 /// Kinds that exclude one another, each with the words that name it.
@@ -60,19 +61,6 @@ fn ends_phrase(w: &str) -> bool {
 
 fn kind_of(w: &str) -> Option<usize> {
     KINDS.iter().position(|k| k.contains(&w))
-}
-
-/// The first "is/was/are/were": what follows says what the subject is.
-pub(super) fn first_copula(tokens: &[Token]) -> Option<usize> {
-    tokens
-        .iter()
-        .position(|t| matches!(t.norm.as_str(), "is" | "was" | "are" | "were"))
-}
-
-/// Whether punctuation stands between token `j` and the one before it: the phrase that says
-/// what the subject is has ended.
-pub(super) fn punctuated_before(tokens: &[Token], text: &str, j: usize) -> bool {
-    text[tokens[j - 1].end..tokens[j].start].contains([',', ';', '(', '.', ':'])
 }
 
 /// The kind a body says its subject is, with the index of the word naming it: the first kind

@@ -10,16 +10,10 @@
 //! something the other does not), so that additions ("also", "too") and restatements stay
 //! unflagged. A memory about the past ("used to", "小时候") opposes nothing in the present.
 
-use super::attachment;
-use super::categories;
 use super::evidence::Evidence;
 use super::lexicon;
-use super::nationality;
+use super::phrases::{Lexed, find, has};
 use super::shifts;
-use super::side::Side;
-use super::slots;
-use std::collections::HashSet;
-use std::sync::LazyLock;
 
 use super::tokens::{Kind, Token};
 use super::words::{root, same_root};
@@ -27,273 +21,6 @@ use super::{ConflictType, Signal};
 
 /// How many content units at the start of a memory name its subject.
 const HEAD: usize = 3;
-
-/// The part of a side that is the memory's body (its title line set aside).
-pub struct Body<'s> {
-    pub side: &'s Side,
-    /// Index of the first body token.
-    pub from: usize,
-    /// The attribute statements of the body's tokens.
-    pub statements: &'s slots::Statements,
-}
-
-impl<'s> Body<'s> {
-    fn tokens(&self) -> &'s [Token] {
-        &self.side.tokens[self.from..]
-    }
-
-    fn stated(&self) -> slots::Stated<'s> {
-        slots::Stated {
-            tokens: self.tokens(),
-            text: &self.side.text,
-            statements: self.statements,
-        }
-    }
-}
-
-/// Whether the first content words of the two bodies are the same word: they share a subject.
-pub fn same_head(old: &Body, new: &Body) -> bool {
-    fn head<'s>(b: &Body<'s>) -> Option<&'s Token> {
-        b.tokens().iter().find(|t| t.is_content())
-    }
-    matches!((head(old), head(new)), (Some(a), Some(b)) if a.same_stem(b))
-}
-
-/// Whether the new memory is a question: it asserts nothing.
-pub fn is_question(text: &str) -> bool {
-    let t = text.trim_end();
-    t.ends_with(['?', '？']) || t.ends_with('吗') || t.ends_with("吗。") || t.ends_with('까')
-}
-
-/// The claim of a report sentence: "The current export shows guest access is disabled" →
-/// "guest access is disabled"; "According to the dashboard, the limit is 50" → "the limit is
-/// 50". Other texts are returned whole.
-pub fn claim(text: &str) -> &str {
-    // Wrappers open their sentence: only the head is looked at.
-    let head = &text[..floor_boundary(text, 120)];
-    let starts = |p: &str| {
-        head.get(..p.len())
-            .is_some_and(|h| h.eq_ignore_ascii_case(p))
-    };
-    if starts("according to ")
-        && let Some(comma) = head.find(',')
-    {
-        return text[comma + 1..].trim_start();
-    }
-    if (starts("根据") || starts("据"))
-        && let Some(comma) = head.find('，')
-    {
-        return text[comma + '，'.len_utf8()..].trim_start();
-    }
-    let Some((at, w)) = wrapper(head) else {
-        return text;
-    };
-    let before = head[..at].to_lowercase();
-    let source = shifts::REPORT_SOURCES.iter().any(|s| {
-        if s.is_ascii() {
-            before
-                .split(|c: char| !c.is_alphanumeric())
-                .any(|x| x == *s)
-        } else {
-            before.contains(s)
-        }
-    });
-    let short = before.split_whitespace().count() <= 6 && !before.contains([',', '.']);
-    if !(source && short) {
-        return text;
-    }
-    let rest = text[at + w.len()..].trim_start_matches([' ', ',', ':', '，', '：']);
-    rest.strip_prefix("that ").unwrap_or(rest)
-}
-
-/// The first report verb of a head and its byte offset: a whole word after the
-/// first one, or a CJK phrase anywhere.
-fn wrapper(head: &str) -> Option<(usize, &'static str)> {
-    let mut words = head
-        .split_ascii_whitespace()
-        .map(|w| (w.as_ptr() as usize - head.as_ptr() as usize, w));
-    words.next();
-    let english = words.find_map(|(at, w)| {
-        let w = w.trim_end_matches([',', ':']);
-        let verb = shifts::REPORT_WRAPPERS
-            .iter()
-            .find(|v| v.is_ascii() && v.eq_ignore_ascii_case(w))?;
-        Some((at, *verb))
-    });
-    english.or_else(|| {
-        let cjk = shifts::REPORT_WRAPPERS.iter().filter(|v| !v.is_ascii());
-        (!head.is_ascii())
-            .then(|| cjk.filter_map(|v| head.find(v).map(|at| (at, *v))).min())
-            .flatten()
-    })
-}
-
-fn floor_boundary(s: &str, mut at: usize) -> usize {
-    at = at.min(s.len());
-    while !s.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
-/// Tokens with the first words of the phrases they may hold, so that the many phrases of
-/// `shifts` cost a scan only when their first word occurs.
-pub struct Lexed<'a> {
-    tokens: &'a [Token],
-    /// Index of `tokens[0]` in the side.
-    from: usize,
-    firsts: &'a [(usize, &'static str)],
-}
-
-impl<'a> Lexed<'a> {
-    fn of(body: &Body<'a>) -> Self {
-        let starts = &body.side.phrase_starts;
-        let from = starts.partition_point(|(i, _)| *i < body.from);
-        Lexed {
-            tokens: body.tokens(),
-            from: body.from,
-            firsts: &starts[from..],
-        }
-    }
-}
-
-/// The tokens that are the first word of a phrase of `shifts`, with their indices: found once
-/// per memory, in one pass.
-pub(super) fn phrase_starts(tokens: &[Token]) -> Vec<(usize, &'static str)> {
-    tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.kind != Kind::Number && t.norm.len() <= LONGEST_FIRST)
-        .filter_map(|(i, t)| FIRSTS.get(t.norm.as_str()).map(|f| (i, *f)))
-        .collect()
-}
-
-/// Bytes of the longest first word of a phrase: longer tokens need no lookup.
-const LONGEST_FIRST: usize = 12;
-
-/// FNV-1a: every token of every pair is looked up once, and these keys are a few bytes long,
-/// where SipHash's setup dominates.
-#[derive(Default)]
-struct Fnv(u64);
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-type FirstWords = HashSet<&'static str, std::hash::BuildHasherDefault<Fnv>>;
-
-/// First words of every phrase in `shifts`.
-static FIRSTS: LazyLock<FirstWords> = LazyLock::new(|| shift_phrases().map(first_part).collect());
-
-/// Every phrase in `shifts`.
-fn shift_phrases() -> impl Iterator<Item = &'static str> {
-    let lists = [
-        shifts::ENDING_CUES,
-        shifts::PROHIBITIONS,
-        shifts::PERMISSIONS,
-        shifts::ADDITIONS,
-        shifts::PAST,
-    ];
-    let state = shifts::STATE_CUES.iter().map(|(c, _)| *c);
-    let antonyms = shifts::ANTONYMS.iter().flat_map(|(a, b)| [*a, *b]);
-    lists
-        .into_iter()
-        .flatten()
-        .copied()
-        .chain(state)
-        .chain(antonyms)
-}
-
-impl std::ops::Deref for Lexed<'_> {
-    type Target = [Token];
-
-    fn deref(&self) -> &[Token] {
-        self.tokens
-    }
-}
-
-fn first_part(pattern: &str) -> &str {
-    let bytes = pattern.as_bytes();
-    if bytes.first().is_some_and(u8::is_ascii) {
-        let end = bytes.iter().position(|&b| b == b' ').unwrap_or(bytes.len());
-        &pattern[..end]
-    } else {
-        let end = pattern.chars().next().map_or(0, char::len_utf8);
-        &pattern[..end]
-    }
-}
-
-/// Positions of the tokens of the first match of `pattern` in `tokens` (a gap's tokens are not
-/// part of the match): ASCII patterns word by word, others character by character; `…`
-/// matches a gap of one to four tokens.
-fn find(tokens: &Lexed, pattern: &str) -> Option<Vec<usize>> {
-    // A match starts at a token holding the pattern's first word: only those are tried. Most
-    // first words differ from the pattern's in their first byte, which is compared before
-    // calling into `memcmp`.
-    let opens = |f: &str| {
-        f.as_bytes().first() == pattern.as_bytes().first()
-            && pattern.starts_with(f)
-            && (!f.is_ascii() || pattern.as_bytes().get(f.len()).is_none_or(|b| *b == b' '))
-    };
-    let mut starts = tokens.firsts.iter().filter(|(_, f)| opens(f)).peekable();
-    starts.peek()?;
-    let (parts, n) = parts(pattern);
-    starts.find_map(|(i, _)| match_at(tokens.tokens, i - tokens.from, &parts[..n]))
-}
-
-/// Most words (or CJK characters) in a phrase of `shifts`.
-const MAX_PARTS: usize = 8;
-
-/// The words of an ASCII pattern, or the characters of another; every pair looks up many
-/// patterns, so they are sliced, not copied.
-fn parts(pattern: &str) -> ([&str; MAX_PARTS], usize) {
-    let by_word = pattern.chars().all(|c| c.is_ascii() || c == '…');
-    let words = pattern.split(' ').filter(|_| by_word);
-    let chars = pattern
-        .char_indices()
-        .filter(|(_, c)| !by_word && !c.is_whitespace())
-        .map(|(i, c)| &pattern[i..i + c.len_utf8()]);
-    let mut out = [""; MAX_PARTS];
-    let mut n = 0;
-    for p in words.chain(chars) {
-        out[n] = p;
-        n += 1;
-    }
-    (out, n)
-}
-
-fn match_at(tokens: &[Token], at: usize, parts: &[&str]) -> Option<Vec<usize>> {
-    let Some((first, rest)) = parts.split_first() else {
-        return Some(Vec::new());
-    };
-    if *first == "…" {
-        return (at + 1..=(at + 4).min(tokens.len())).find_map(|s| match_at(tokens, s, rest));
-    }
-    if tokens.get(at)?.norm != *first {
-        return None;
-    }
-    let mut m = match_at(tokens, at + 1, rest)?;
-    m.insert(0, at);
-    Some(m)
-}
-
-fn has(tokens: &Lexed, patterns: &[&str]) -> bool {
-    patterns.iter().any(|p| find(tokens, p).is_some())
-}
 
 /// Content units of a body outside `skip`: roots of content words and numbers, and CJK
 /// character pairs (a lone CJK character counts as itself).
@@ -365,12 +92,11 @@ pub struct Changes {
     pub past: bool,
 }
 
-/// Change evidence for a pair. `topical` says the pair already passed the overlap gate;
+/// Change evidence for a pair from change language alone (the rules that run beside it are
+/// listed in `heuristic`, `mod.rs`). `topical` says the pair already passed the overlap gate;
 /// `titled` that the memories carry the same title or a shared label, which lets an explicit
 /// replacement ("用 Vue 替代 React") through on any shared word.
-pub fn collect(old: &Body, new: &Body, topical: bool, titled: bool) -> Changes {
-    let (lo, ln) = (Lexed::of(old), Lexed::of(new));
-    let (to, tn) = (&lo, &ln);
+pub fn collect(to: &Lexed, tn: &Lexed, topical: bool, titled: bool) -> Changes {
     // A new memory that marks itself as an addition ("also", "too", "也") the stored one does
     // not: a different object is a further one, not a replacement.
     let adds = has(tn, shifts::ADDITIONS) && !has(to, shifts::ADDITIONS);
@@ -387,24 +113,6 @@ pub fn collect(old: &Body, new: &Body, topical: bool, titled: bool) -> Changes {
     out.extend(policy(to, tn, topical).or_else(|| policy(tn, to, topical)));
     out.extend(antonym(to, tn, topical));
     out.extend(voice(to, tn).or_else(|| voice(tn, to)));
-    let (o, n) = (old.tokens(), new.tokens());
-    out.extend(slots::replaced(old.stated(), new.stated()));
-    out.extend(slots::exclusive_state(o, &old.side.text, n, &new.side.text));
-    if topical || titled || same_head(old, new) {
-        out.extend(attachment::changed(o, &old.side.text, n, &new.side.text));
-        out.extend(nationality::changed(o, &old.side.text, n, &new.side.text));
-    }
-    if same_head(old, new) {
-        let (o, n) = (old.tokens(), new.tokens());
-        out.extend(categories::swapped_kind(
-            o,
-            &old.side.text,
-            n,
-            &new.side.text,
-        ));
-    } else if titled {
-        out.extend(categories::titled_kind(o, n, &new.side.text));
-    }
     Changes {
         evidence: out,
         adds,
@@ -585,61 +293,4 @@ fn voice(active: &Lexed, passive: &Lexed) -> Option<Evidence> {
             format!("\"{}\" changed hands", passive[v].norm),
         )
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn report_wrappers_give_way_to_their_claim() {
-        let cases = [
-            (
-                "The current export shows guest access is disabled.",
-                "guest access is disabled.",
-            ),
-            (
-                "According to the dashboard, the limit is now 50.",
-                "the limit is now 50.",
-            ),
-            (
-                "The album shows jazz influences.",
-                "The album shows jazz influences.",
-            ),
-        ];
-        for (text, want) in cases {
-            assert_eq!(claim(text), want);
-        }
-    }
-
-    #[test]
-    fn roots_match_word_forms() {
-        for (a, b) in [
-            ("deploying", "deploy"),
-            ("owned", "owns"),
-            ("smoking", "smoke"),
-        ] {
-            assert!(same_root(a, b), "{a} {b}");
-        }
-        assert!(!same_root("own", "town"));
-        // A Hangul syllable whose last two bytes are equal is left whole.
-        assert_eq!(root("담배"), "담배");
-    }
-
-    #[test]
-    fn every_phrase_fits_the_parts_buffer() {
-        for p in shift_phrases() {
-            let (words, n) = parts(p);
-            assert_eq!(words[..n].concat().replace(' ', ""), p.replace(' ', ""));
-            // `find` starts matches only at tokens holding a pattern's first part.
-            assert_eq!(words[0], first_part(p), "{p}");
-        }
-    }
-
-    #[test]
-    fn questions_are_recognised() {
-        assert!(is_question("Is the cache TTL still 30 seconds?"));
-        assert!(is_question("要不要改用 Vue？"));
-        assert!(!is_question("The cache TTL is 30 seconds."));
-    }
 }

@@ -4,7 +4,7 @@
 //! dates alone.
 
 use super::tokens::Token;
-use super::values::{Class, Raw, Value};
+use super::value::{Class, Raw, Value};
 
 /// Comparative phrases before a value, longest first, and how they bound it.
 #[derive(Clone, Copy)]

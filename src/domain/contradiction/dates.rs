@@ -4,7 +4,7 @@
 
 use super::lexicon::month;
 use super::tokens::{Kind, Token};
-use super::values::{Class, Raw, next_is};
+use super::value::{Class, Raw, next_is};
 
 /// Day number of a calendar date; months are 32 days wide so partial dates nest cleanly.
 fn day_number(y: f64, m: u32, d: u32) -> f64 {

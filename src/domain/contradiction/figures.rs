@@ -5,7 +5,7 @@
 use super::evidence::Evidence;
 use super::side::{self, Side};
 use super::tokens::Kind;
-use super::values::{Class, Value};
+use super::value::{Class, Value};
 use super::{ConflictType, Signal};
 
 pub fn evidence(old: &Side, new: &Side, va: &Value, vb: &Value, p: f64) -> Evidence {

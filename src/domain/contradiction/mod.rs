@@ -15,6 +15,7 @@
 mod align;
 mod analysis;
 mod attachment;
+mod attributes;
 mod bounds;
 mod categories;
 mod change;
@@ -27,6 +28,7 @@ pub mod kinds;
 mod lexicon;
 mod nationality;
 mod numeric;
+mod phrases;
 mod screen;
 mod shifts;
 mod side;
@@ -34,7 +36,9 @@ mod signals;
 mod slots;
 mod statement;
 mod subjects;
+mod text;
 mod tokens;
+mod value;
 mod values;
 mod vector;
 mod words;
@@ -45,7 +49,7 @@ use std::str::FromStr;
 use evidence::Evidence;
 use side::Side;
 
-use analysis::Units;
+use analysis::{Body, Units, same_head};
 
 pub use analysis::{Analysis, fingerprint};
 pub use screen::{LlmJudgement, Screen, llm_verdict, screen, screen_analysed};
@@ -304,7 +308,7 @@ pub fn subject_names(title: &str, body: &str) -> Vec<String> {
 /// sentence is reduced to the claim it reports.
 fn memory_text(m: &Memory) -> Text {
     let title = m.title.trim();
-    let body = change::claim(tokens::clip(m.body));
+    let body = text::claim(tokens::clip(m.body));
     if title.is_empty() || m.body.trim_start().starts_with(title) {
         Text {
             text: body.to_string(),
@@ -373,7 +377,7 @@ fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -
     if evidence.is_empty() && !agree && said.is_none() {
         return None;
     }
-    let changes = change::collect(&bo, &bn, gated, titled);
+    let changes = changes(&bo, &bn, gated, titled);
     if !changes.evidence.is_empty() && agree {
         evidence.extend(changes.evidence);
     }
@@ -383,8 +387,41 @@ fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -
     if changes.past {
         evidence.clear();
     }
-    evidence.extend(said);
+    // Statements speak where the text rules found nothing: a pair both read keeps the text
+    // rules' verdict, type and signals.
+    if !evidence.iter().any(|e| e.probability > FLAG) {
+        evidence.extend(said);
+    }
     combine(evidence, overlap)
+}
+
+/// The rules that read what a new memory says has changed: change language (`change`), then
+/// attribute slots, exclusive states, attachments, nationalities and kinds of things. A memory
+/// about the past opposes nothing in the present: then none but change language runs.
+fn changes(old: &Body, new: &Body, topical: bool, titled: bool) -> change::Changes {
+    let mut changes = change::collect(&old.lexed(), &new.lexed(), topical, titled);
+    if changes.past {
+        return changes;
+    }
+    let out = &mut changes.evidence;
+    let (o, n) = (old.tokens(), new.tokens());
+    out.extend(slots::replaced(old.stated(), new.stated()));
+    out.extend(slots::exclusive_state(o, &old.side.text, n, &new.side.text));
+    if topical || titled || same_head(old, new) {
+        out.extend(attachment::changed(o, &old.side.text, n, &new.side.text));
+        out.extend(nationality::changed(o, &old.side.text, n, &new.side.text));
+    }
+    if same_head(old, new) {
+        out.extend(categories::swapped_kind(
+            o,
+            &old.side.text,
+            n,
+            &new.side.text,
+        ));
+    } else if titled {
+        out.extend(categories::titled_kind(o, n, &new.side.text));
+    }
+    changes
 }
 
 /// Most body tokens of a memory whose statements may rule a pair out (see `judge::vetoes`).
@@ -412,9 +449,9 @@ const SHORT: usize = 12;
 /// Two short memories that are versions of one statement about the same subject ("Standup is
 /// at 9:30." / "Standup is at 10:00."): their few content words overlap too little for the
 /// gate, though everything but the value lines up.
-fn short_restatement(old: &change::Body, new: &change::Body) -> bool {
+fn short_restatement(old: &Body, new: &Body) -> bool {
     let (a, b) = (&old.side.tokens[old.from..], &new.side.tokens[new.from..]);
-    if a.len() > SHORT || b.len() > SHORT || !change::same_head(old, new) {
+    if a.len() > SHORT || b.len() > SHORT || !same_head(old, new) {
         return false;
     }
     align::align(a, b).is_some_and(|al| al.ratio >= align::NEAR_DUPLICATE)

@@ -5,9 +5,9 @@
 //! either text names the other's country or people anywhere ("an Italian footballer who plays
 //! for an American club").
 
-use super::categories;
 use super::evidence::Evidence;
 use super::tokens::Token;
+use super::words::{first_copula, punctuated_before};
 use super::{ConflictType, Signal};
 
 /// Nationalities, each with the words that name its people and its country.
@@ -72,9 +72,9 @@ fn nation(w: &str) -> Option<usize> {
 /// The nationality stated right after the first copula ("is an *American* actor", "was
 /// *Brazilian*"), with its token index. "Native American" names a people, not a nation.
 fn stated(tokens: &[Token], text: &str) -> Option<(usize, usize)> {
-    let c = categories::first_copula(tokens)?;
+    let c = first_copula(tokens)?;
     for j in c + 1..tokens.len().min(c + 5) {
-        if categories::punctuated_before(tokens, text, j) {
+        if punctuated_before(tokens, text, j) {
             return None;
         }
         let t = &tokens[j];

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use super::lexicon;
 use super::tokens::{Kind, Token};
-use super::values::Value;
+use super::value::Value;
 
 /// One side of the pair after analysis. Owned, so that it is made once per memory (see
 /// `analysis`) and read by every pair.
@@ -26,7 +26,7 @@ pub struct Side {
     pub relatives: Vec<String>,
     /// What each value measures, by index into `values` (see `numeric::keyed_change`).
     pub value_keys: Vec<Key>,
-    /// Tokens that open a phrase of `shifts`, in order (see `change::Lexed`).
+    /// Tokens that open a phrase of `shifts`, in order (see `phrases::Lexed`).
     pub phrase_starts: Vec<(usize, &'static str)>,
     /// How many universal quantifiers and restrictors the text holds (see `signals::scope`).
     pub universals: usize,

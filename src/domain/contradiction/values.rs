@@ -8,74 +8,7 @@ use super::comparatives::apply_comparatives;
 use super::dates::{decade_raw, read_date, year_raw};
 use super::lexicon::{month, number_word, scale_word};
 use super::tokens::{Kind, Token};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Class {
-    Count,
-    Percent,
-    Duration,
-    Bytes,
-    Money,
-    Date,
-    Version,
-    /// A time of day, in minutes after midnight.
-    Clock,
-}
-
-impl Class {
-    /// Dates and versions are temporal facts; the rest are quantities.
-    pub fn is_temporal(self) -> bool {
-        matches!(self, Class::Date | Class::Version | Class::Clock)
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Value {
-    pub class: Class,
-    /// Closed interval in the class's canonical unit (seconds, bytes, day number...).
-    pub lo: f64,
-    pub hi: f64,
-    /// Normalised version string; only for [`Class::Version`].
-    pub version: String,
-    /// Token range covering comparative, number and unit: `first..end`.
-    pub first: usize,
-    pub end: usize,
-    /// Whether a comparative or approximation turned the value into a bound.
-    pub bounded: bool,
-    /// The stated figure in canonical units, ignoring comparatives and rounding.
-    pub nominal: f64,
-    /// The comparative phrase applied, "" when none.
-    pub comparative: &'static str,
-}
-
-impl Value {
-    pub fn disjoint(&self, other: &Value) -> bool {
-        if self.class == Class::Version {
-            return self.version != other.version;
-        }
-        self.hi < other.lo || other.hi < self.lo
-    }
-
-    /// Whether the stated figures differ under the same comparative: "over 10 million" and
-    /// "over 15 million" are compatible bounds but different statements of one fact.
-    pub fn restated_differently(&self, other: &Value) -> bool {
-        if self.class == Class::Version || self.class == Class::Date {
-            return self.disjoint(other);
-        }
-        let scale = self.nominal.abs().max(other.nominal.abs()).max(1e-12);
-        self.comparative == other.comparative && (self.nominal - other.nominal).abs() / scale > 1e-9
-    }
-}
-
-/// A bare number read from one or more tokens, before comparatives and units are applied.
-pub struct Raw {
-    pub class: Class,
-    pub lo: f64,
-    pub hi: f64,
-    pub nominal: f64,
-    pub version: String,
-    pub end: usize,
-}
+use super::value::{Class, Raw, Value, next_is};
 
 pub fn extract(tokens: &[Token], text: &str) -> Vec<Value> {
     let mut out = Vec::new();
@@ -353,12 +286,6 @@ fn is_year(digits: &str, suffix: &str, n: f64) -> bool {
         && (1000.0..=2100.0).contains(&n)
 }
 
-pub fn next_is(tokens: &[Token], i: usize, words: &[&str]) -> bool {
-    tokens
-        .get(i)
-        .is_some_and(|t| words.contains(&t.norm.as_str()))
-}
-
 fn percent_follows(text: &str, at: usize) -> bool {
     text[at..].trim_start().starts_with(['%', '％'])
 }
@@ -388,85 +315,4 @@ fn unit(u: &str) -> Option<(Class, f64)> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::tokens::tokenize;
-    use super::*;
-
-    fn values(text: &str) -> Vec<Value> {
-        extract(&tokenize(text), text)
-    }
-
-    fn one(text: &str) -> Value {
-        let v = values(text);
-        assert_eq!(v.len(), 1, "{text}: {v:?}");
-        v[0].clone()
-    }
-
-    #[test]
-    fn comparatives_bound_values_so_consistent_claims_overlap() {
-        let cases = [
-            ("over 64 yards", "65 yards", false),
-            ("less than 570 votes", "560 votes", false),
-            ("under 27 games", "27 games", true),
-            ("more than 7.4 million", "less than 7.3 million", true),
-            ("at least 10 users", "10 users", false),
-            ("nearly 50 people", "49 people", false),
-            ("about 100 staff", "300 staff", true),
-        ];
-        for (a, b, disjoint) in cases {
-            assert_eq!(one(a).disjoint(&one(b)), disjoint, "{a} vs {b}");
-        }
-    }
-
-    #[test]
-    fn units_are_normalised_before_comparison() {
-        let cases = [
-            ("60s", "1 minute", false),
-            ("60 seconds", "2 minutes", true),
-            ("30 秒", "60 秒", true),
-            ("1 hour", "60 min", false),
-            ("512 mb", "1 gb", true),
-        ];
-        for (a, b, disjoint) in cases {
-            assert_eq!(one(a).disjoint(&one(b)), disjoint, "{a} vs {b}");
-        }
-    }
-
-    #[test]
-    fn percentages_money_and_versions_are_typed() {
-        assert_eq!(one("a 82% rating").class, Class::Percent);
-        assert_eq!(one("costs $5").class, Class::Money);
-        let v = one("release v1.2.3");
-        assert_eq!((v.class, v.version.as_str()), (Class::Version, "1.2.3"));
-        assert!(one("v1.2.3").disjoint(&one("v1.3.0")));
-    }
-
-    #[test]
-    fn dates_nest_by_precision() {
-        let cases = [
-            ("3 October 1635", "1635", false),
-            ("3 October 1635", "1636", true),
-            ("March 2021", "2021-03-15", false),
-            ("2024-03-01", "2024-03-02", true),
-            ("2024年3月1日", "2024-03-01", false),
-            ("after 2007", "2008", false),
-            ("the 1990s", "1995", false),
-        ];
-        for (a, b, disjoint) in cases {
-            assert_eq!(one(a).disjoint(&one(b)), disjoint, "{a} vs {b}");
-        }
-        assert_eq!(one("in 2016").class, Class::Date);
-    }
-
-    #[test]
-    fn round_figures_carry_their_rounding_error() {
-        assert!(!one("52,000 cases").disjoint(&one("52,340 cases")));
-        assert!(one("52,000 cases").disjoint(&one("53,340 cases")));
-    }
-
-    #[test]
-    fn number_words_and_scales_are_read() {
-        assert_eq!(one("two titles").lo, 2.0);
-        assert_eq!(one("7.4 million units").lo, 7_350_000.0);
-    }
-}
+mod tests;

@@ -1,10 +1,10 @@
 //! Word helpers shared by the rules: a light root for word forms, the objects of many-valued
-//! verbs, and swapped day words.
+//! verbs, swapped day words, and the copula that opens what a subject is.
 
 use super::align::Alignment;
 use super::shifts;
 use super::side::Side;
-use super::tokens::Kind;
+use super::tokens::{Kind, Token};
 
 /// A light root for matching word forms: "deploying" ~ "deploy", "owned" ~ "owns".
 pub fn root(w: &str) -> &str {
@@ -72,3 +72,19 @@ pub fn days_swapped(old: &Side, new: &Side, al: &Alignment) -> bool {
     };
     al.hunks.iter().any(|h| day(old, &h.a) && day(new, &h.b))
 }
+
+/// The first "is/was/are/were": what follows says what the subject is.
+pub fn first_copula(tokens: &[Token]) -> Option<usize> {
+    tokens
+        .iter()
+        .position(|t| matches!(t.norm.as_str(), "is" | "was" | "are" | "were"))
+}
+
+/// Whether punctuation stands between token `j` and the one before it: the phrase that says
+/// what the subject is has ended.
+pub fn punctuated_before(tokens: &[Token], text: &str, j: usize) -> bool {
+    text[tokens[j - 1].end..tokens[j].start].contains([',', ';', '(', '.', ':'])
+}
+
+#[cfg(test)]
+mod tests;
