@@ -5,8 +5,9 @@
 # pointing path and body ids at them), and runs every phase (examples, coverage, fuzzing, and
 # stateful sequences that follow the document's links from a created node to a queued conflict
 # to its resolution). Every request is checked for server errors, undocumented status codes,
-# content types and response bodies that do not match their schema; a "missing test data" or
-# "schema validation mismatch" warning, a panic or any 5xx seen by the server fails the run.
+# content types and response bodies that do not match their schema; a "schema validation
+# mismatch" warning, a panic or any 5xx seen by the server fails the run ("missing test data"
+# is printed, not failed on).
 # See docs/reliability.md.
 #
 #   scripts/fuzz-api.sh                          # the short run CI does, both databases
