@@ -1217,8 +1217,8 @@ fn plain(words: &[W], previous_subject: Option<&Subject>) -> Option<Statement> {
             s.act = Act::Changes;
             k += 1;
         }
-        ("take", "over") => {
-            s.verb = CompactString::const_new("take over");
+        ("take" | "hand", "over") => {
+            s.verb = CompactString::from(format!("{} over", s.verb));
             s.act = Act::Changes;
             k += 1;
         }
@@ -1229,11 +1229,6 @@ fn plain(words: &[W], previous_subject: Option<&Subject>) -> Option<Statement> {
         | ("move", "out") => {
             s.verb = CompactString::from(format!("{} {}", s.verb, next(k)));
             s.act = Act::Ends;
-            k += 1;
-        }
-        ("hand", "over") => {
-            s.verb = CompactString::const_new("hand over");
-            s.act = Act::Changes;
             k += 1;
         }
         _ => {}
