@@ -44,12 +44,26 @@ const ATTACHED: &[&[&str]] = &[
 ];
 
 fn find(tokens: &[Token], phrases: &[&[&str]]) -> Option<usize> {
+    // Every pair looks both memories up: a token whose first byte opens no phrase is passed
+    // over without comparing words.
+    let mut opening = [0u64; 4];
+    for b in phrases.iter().filter_map(|p| p.first()?.as_bytes().first()) {
+        opening[usize::from(b >> 6)] |= 1 << (b & 63);
+    }
+    let opens = |t: &Token| {
+        t.norm
+            .as_bytes()
+            .first()
+            .is_some_and(|b| opening[usize::from(b >> 6)] & (1 << (b & 63)) != 0)
+    };
     (0..tokens.len()).find(|&i| {
-        phrases.iter().any(|p| {
-            p.iter()
-                .enumerate()
-                .all(|(k, w)| tokens.get(i + k).is_some_and(|t| t.norm == *w))
-        }) && !negated(tokens, i)
+        opens(&tokens[i])
+            && phrases.iter().any(|p| {
+                p.iter()
+                    .enumerate()
+                    .all(|(k, w)| tokens.get(i + k).is_some_and(|t| t.norm == *w))
+            })
+            && !negated(tokens, i)
     })
 }
 

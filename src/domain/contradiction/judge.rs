@@ -248,6 +248,11 @@ fn same_key(a: &Attribute, b: &Attribute) -> bool {
 /// Owners are the same when they name the same words; the speaker's "my" stands for any owner
 /// the speaker leaves unsaid ("my rent" / "the rent").
 fn same_owner(a: &[&str], b: &[&str]) -> bool {
+    let unsaid = |x: &[&str]| x.iter().all(|w| *w == "my");
+    if unsaid(a) || unsaid(b) {
+        // Most owners are the speaker's or none: no words to compare.
+        return unsaid(a) && unsaid(b);
+    }
     let named = |x: &[&str]| -> Vec<String> {
         let mut v: Vec<String> = x
             .iter()
@@ -279,6 +284,8 @@ fn related(a: &str, b: &str) -> bool {
 fn same_subject(a: &Subject, b: &Subject) -> bool {
     match (a, b) {
         (Subject::Speaker, Subject::Speaker) => true,
+        // One phrase names one thing.
+        (Subject::Named(x), Subject::Named(y)) if x == y => !x.is_empty(),
         (Subject::Named(x), Subject::Named(y)) => {
             let (a, b) = (key_owner(x), key_owner(y));
             !x.is_empty() && same_key(&a, &b) && same_owner(&a.owner, &b.owner)

@@ -172,7 +172,7 @@ static WORDNET: &str = include_str!("kinds_wordnet.txt");
 /// A multiply-rotate hash (the Fx hash) for short keys: the table is built from our own
 /// data, so SipHash's flooding resistance buys nothing here and costs a third of a lookup.
 #[derive(Default)]
-struct FxHasher(u64);
+pub(super) struct FxHasher(u64);
 
 impl FxHasher {
     fn add(&mut self, word: u64) {
@@ -485,20 +485,25 @@ fn canonical(name: &str) -> Option<&'static str> {
 /// code", "js" = "javascript", "golang" = "go", "k8s" = "kubernetes", "nyc" = "new york",
 /// "bike" = "cycle" = "bicycle", "drive" = "car"), or WordNet synonyms ("coffee" / "java").
 pub fn same_thing(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
     let (na, nb) = (normalise(a), normalise(b));
     if na == nb {
         return true;
     }
-    let key = |n: &str| -> String {
-        match lookup(n) {
-            Some((name, _)) => canonical(&name).map_or_else(|| name.into_owned(), str::to_string),
-            None => n.to_string(),
-        }
-    };
-    let (ka, kb) = (key(&na), key(&nb));
-    ka == kb
-        || matches!((lookup(&na), lookup(&nb)), (Some((x, ex)), Some((y, ey)))
-            if synonyms(&x, &ex, &y, &ey))
+    let (la, lb) = (lookup(&na), lookup(&nb));
+    spelled(&na, &la) == spelled(&nb, &lb)
+        || matches!((&la, &lb), (Some((x, ex)), Some((y, ey))) if synonyms(x, ex, y, ey))
+}
+
+/// The spelling a phrase is known by: the canonical one of an alias, else the name the table
+/// knows it by, else the phrase itself.
+fn spelled<'a>(phrase: &'a str, found: &'a Option<(Cow<'a, str>, Entry)>) -> &'a str {
+    match found {
+        Some((name, entry)) => entry.canonical.unwrap_or(name),
+        None => phrase,
+    }
 }
 
 /// WordNet synonyms: each lists the other as near, neither is more general.

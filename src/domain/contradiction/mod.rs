@@ -373,8 +373,15 @@ fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -
     // candidates a write is judged against end here, before the costliest rules.
     // Statements judge themselves (their own past, plans and additions included), so their
     // evidence is added after the text-wide guards below.
-    let said = judge::judge(&old.statements, &new.statements);
-    if evidence.is_empty() && !agree && said.is_none() {
+    // They are judged only where their verdict can count: a pair the text rules already
+    // flagged keeps the text rules' verdict.
+    let mut judged: Option<Option<Evidence>> = None;
+    let mut said = || {
+        judged
+            .get_or_insert_with(|| judge::judge(&old.statements, &new.statements))
+            .clone()
+    };
+    if evidence.is_empty() && !agree && said().is_none() {
         return None;
     }
     let changes = changes(&bo, &bn, gated, titled);
@@ -390,7 +397,7 @@ fn heuristic(old: &Analysis, new: &Analysis, cfg: &DetectConfig, titled: bool) -
     // Statements speak where the text rules found nothing: a pair both read keeps the text
     // rules' verdict, type and signals.
     if !evidence.iter().any(|e| e.probability > FLAG) {
-        evidence.extend(said);
+        evidence.extend(said());
     }
     combine(evidence, overlap)
 }

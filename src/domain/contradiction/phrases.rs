@@ -15,6 +15,9 @@ pub struct Lexed<'a> {
     /// Index of `tokens[0]` in the side.
     from: usize,
     firsts: &'a [(usize, &'static str)],
+    /// The first bytes of `firsts`, as bits: most patterns open with a byte no first word
+    /// does, and are ruled out without a comparison.
+    opening_bytes: [u64; 4],
 }
 
 impl<'a> Lexed<'a> {
@@ -22,10 +25,18 @@ impl<'a> Lexed<'a> {
     pub fn of(side: &'a Side, from: usize) -> Self {
         let starts = &side.phrase_starts;
         let at = starts.partition_point(|(i, _)| *i < from);
+        let firsts = &starts[at..];
+        let mut opening_bytes = [0u64; 4];
+        for (_, f) in firsts {
+            if let Some(&b) = f.as_bytes().first() {
+                opening_bytes[usize::from(b >> 6)] |= 1 << (b & 63);
+            }
+        }
         Lexed {
             tokens: &side.tokens[from..],
             from,
-            firsts: &starts[at..],
+            firsts,
+            opening_bytes,
         }
     }
 }
@@ -122,6 +133,10 @@ pub fn find(tokens: &Lexed, pattern: &str) -> Option<Vec<usize>> {
             && pattern.starts_with(f)
             && (!f.is_ascii() || pattern.as_bytes().get(f.len()).is_none_or(|b| *b == b' '))
     };
+    let &first = pattern.as_bytes().first()?;
+    if tokens.opening_bytes[usize::from(first >> 6)] & (1 << (first & 63)) == 0 {
+        return None;
+    }
     let mut starts = tokens.firsts.iter().filter(|(_, f)| opens(f)).peekable();
     starts.peek()?;
     let (parts, n) = parts(pattern);

@@ -9,9 +9,14 @@
 //! English is read word by word from the tokens; Chinese and Korean, which the tokenizer splits
 //! into characters, are read from the text by their cue phrases (`read_cjk`).
 
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+use std::sync::LazyLock;
+
 use compact_str::CompactString;
 
-use super::kinds;
+use super::kinds::{self, FxHasher};
 use super::tokens::{Kind as TokenKind, Token};
 
 /// Who a statement is about.
@@ -332,11 +337,13 @@ fn expand(clause: &[Piece]) -> Vec<W> {
             });
             first = false;
         };
-        let w = t.norm.replace('’', "'");
-        let num = (t.kind == TokenKind::Number)
-            .then(|| w.replace(',', "").parse::<f64>().ok())
-            .flatten();
-        let parts: &[&str] = match w.as_str() {
+        let w: Cow<str> = if t.norm.contains('’') {
+            Cow::Owned(t.norm.replace('’', "'"))
+        } else {
+            Cow::Borrowed(&t.norm)
+        };
+        let num = (t.kind == TokenKind::Number).then(|| number(&w)).flatten();
+        let parts: &[&str] = match &*w {
             "i'm" => &["i", "am"],
             "i've" => &["i", "have"],
             "i'd" => &["i", "would"],
@@ -376,6 +383,15 @@ fn expand(clause: &[Piece]) -> Vec<W> {
         }
     }
     out
+}
+
+/// A number token's value, thousands separators dropped ("1,800").
+fn number(w: &str) -> Option<f64> {
+    if w.contains(',') {
+        w.replace(',', "").parse().ok()
+    } else {
+        w.parse().ok()
+    }
 }
 
 /// Discourse words that open a clause without being part of it.
@@ -418,25 +434,28 @@ fn is_discourse(w: &str) -> bool {
 }
 
 fn corrects(words: &[W]) -> bool {
-    let has = |p: &[&str]| {
-        words
-            .windows(p.len())
-            .any(|win| win.iter().zip(p).all(|(w, s)| w.is(s)))
-    };
-    words
-        .first()
-        .is_some_and(|w| w.is("actually") || w.is("correction"))
-        || has(&["turns", "out"])
-        || has(&["turned", "out"])
-        || has(&["was", "wrong"])
-        || has(&["is", "wrong"])
-        || has(&["was", "incorrect"])
-        || has(&["not", "right"])
-        || has(&["i", "meant"])
-        || has(&["was", "mistaken"])
-        || has(&["is", "outdated"])
-        || has(&["was", "outdated"])
+    let opens = |w: &W| w.is("actually") || w.is("correction");
+    marked(words) && (words.first().is_some_and(opens) || holds(words, CORRECTIONS))
 }
+
+/// Whether any word of a clause may open a marker (see [`MARKER_WORDS`]).
+fn marked(words: &[W]) -> bool {
+    words.iter().any(|w| MARKER_WORDS.contains(w.w.as_str()))
+}
+
+/// Phrases that say an earlier statement was wrong.
+const CORRECTIONS: &[&[&str]] = &[
+    &["turns", "out"],
+    &["turned", "out"],
+    &["was", "wrong"],
+    &["is", "wrong"],
+    &["was", "incorrect"],
+    &["not", "right"],
+    &["i", "meant"],
+    &["was", "mistaken"],
+    &["is", "outdated"],
+    &["was", "outdated"],
+];
 
 /// Words of a plan or a supposition: such a statement asserts nothing yet.
 const HYPOTHETICAL: &[&str] = &[
@@ -478,6 +497,22 @@ const ADDITION_MARKERS: &[&[&str]] = &[
     &["another"],
     &["additionally"],
 ];
+
+/// The words a marker of [`read_clause`] opens with: most clauses hold none, and are read as
+/// unmarked after one lookup per word instead of a scan per marker.
+static MARKER_WORDS: LazyLock<HashSet<&'static str, BuildHasherDefault<FxHasher>>> =
+    LazyLock::new(|| {
+        let phrases = [CORRECTIONS, PAST_MARKERS, ADDITION_MARKERS, PLANS];
+        let firsts = phrases.into_iter().flatten().map(|p| p[0]);
+        let words = HYPOTHETICAL.iter().chain(TENTATIVE).copied();
+        firsts
+            .chain(words)
+            .chain(["actually", "correction", "going"])
+            .collect()
+    });
+
+/// Phrases of a plan about to be carried out.
+const PLANS: &[&[&str]] = &[&["about", "to"], &["plan", "to"]];
 
 fn holds(words: &[W], phrases: &[&[&str]]) -> bool {
     phrases.iter().any(|p| {
@@ -948,24 +983,28 @@ fn content_stem(w: &str) -> CompactString {
 
 /// Reads one clause.
 fn read_clause(words: &[W], previous_subject: Option<&Subject>) -> Option<Statement> {
-    let correction = corrects(words);
-    let past = holds(words, PAST_MARKERS);
-    let adds = holds(words, ADDITION_MARKERS);
+    let marked = marked(words);
+    let correction = marked && corrects(words);
+    let past = marked && holds(words, PAST_MARKERS);
+    let adds = marked && holds(words, ADDITION_MARKERS);
     // "going to switch" is a plan; "going to the gym" is a place.
-    let plan = words.windows(3).any(|w| {
-        w[0].is("going")
-            && w[1].is("to")
-            && !is_determiner(&w[2].w)
-            && !w[2].cap
-            && !matches!(
-                w[2].w.as_str(),
-                "work" | "school" | "bed" | "church" | "class"
-            )
-    });
-    let hypothetical = words.iter().any(|w| HYPOTHETICAL.contains(&w.w.as_str()))
-        || plan
-        || holds(words, &[&["about", "to"], &["plan", "to"]]);
-    let tentative = hypothetical || words.iter().any(|w| TENTATIVE.contains(&w.w.as_str()));
+    let plan = marked
+        && words.windows(3).any(|w| {
+            w[0].is("going")
+                && w[1].is("to")
+                && !is_determiner(&w[2].w)
+                && !w[2].cap
+                && !matches!(
+                    w[2].w.as_str(),
+                    "work" | "school" | "bed" | "church" | "class"
+                )
+        });
+    let hypothetical = marked
+        && (words.iter().any(|w| HYPOTHETICAL.contains(&w.w.as_str()))
+            || plan
+            || holds(words, PLANS));
+    let tentative =
+        hypothetical || marked && words.iter().any(|w| TENTATIVE.contains(&w.w.as_str()));
     let mut i = 0;
     while i < words.len() && is_discourse(&words[i].w) {
         i += 1;
