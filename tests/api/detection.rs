@@ -16,6 +16,7 @@ crate::on_both_databases!(
     a_replaced_slot_contradicts_the_stored_value,
     an_edited_memory_is_judged_by_its_new_text,
     a_short_update_sharing_no_indexed_word_is_judged,
+    everyday_updates_queue_one_conflict_and_additions_none,
 );
 
 async fn write(app: &TestApp, uri: &str, body: Value) -> Value {
@@ -435,4 +436,86 @@ async fn a_short_update_sharing_no_indexed_word_is_judged(app: TestApp) {
         "{relocated}"
     );
     assert!(other_scope.get("conflicts").is_none(), "{other_scope}");
+}
+
+/// The everyday updates issue 33 named, each written through the API under one title in a
+/// fresh scope: every one queues exactly one conflict against the stored memory.
+const EVERYDAY_UPDATES: &[(&str, &str)] = &[
+    ("Prefers aisle seats", "Dislikes aisle seats"),
+    ("My rent is 1500", "My rent went up to 1800"),
+    ("We host on Azure westeurope", "We host on AWS eu-central-1"),
+    ("We release every two weeks", "We now release weekly"),
+    (
+        "Ana is the release manager",
+        "Ben replaced Ana as release manager",
+    ),
+    (
+        "Tom leads the mobile team",
+        "Priya took over the mobile team from Tom",
+    ),
+    ("I play squash", "I switched to badminton"),
+    ("My favourite editor is Vim", "I've switched to Helix"),
+    ("I commute by train", "I now drive to work"),
+    ("The office is in Leeds", "We relocated the office to York"),
+    ("I use a Kindle for reading", "I went back to paper books"),
+    ("I'm a night owl", "I've become an early riser"),
+    ("I work at Initech", "I left Initech in June"),
+    ("I run a bakery", "I closed the bakery to teach"),
+    ("I drink coffee every morning", "I quit caffeine"),
+    ("Our cat Miso is healthy", "Miso died last week"),
+    ("I'm allergic to cats", "I outgrew my cat allergy"),
+    (
+        "The printer is on floor 2",
+        "The signed asset register lists the printer on floor 4",
+    ),
+    (
+        "Someone said billing uses Stripe",
+        "The billing ADR says Adyen since May; the earlier note was wrong",
+    ),
+    (
+        "Dave is vegetarian",
+        "Turns out Dave eats fish; he is pescatarian.",
+    ),
+];
+
+/// Additions, refinements, other subjects, other aspects, plans and questions: none of these
+/// queues a conflict, written the same way.
+const NOT_UPDATES: &[(&str, &str)] = &[
+    ("Bob lives in Berlin.", "Bob's sister lives in Munich."),
+    (
+        "The billing service uses PostgreSQL 16.",
+        "The billing service uses Redis for caching.",
+    ),
+    (
+        "The public API rate limit is 100 requests per minute.",
+        "The public API rate limit is enforced per API key.",
+    ),
+    ("I use Python", "I use Python 3.12"),
+    ("I play squash", "I'm going to switch to badminton"),
+    ("I speak English", "I also speak Spanish"),
+    ("I like jazz", "Do I like jazz?"),
+    (
+        "I work at Initech",
+        "If Initech closes I would work at Globex",
+    ),
+    ("My rent is 1500", "My salary is 4000"),
+];
+
+async fn queued(app: &TestApp, scope: &str, old: &str, new: &str) -> usize {
+    let node = |body: &str| json!({"title": "Everyday", "body": body, "scope": scope});
+    write(app, "/nodes", node(old)).await;
+    let written = write(app, "/nodes", node(new)).await;
+    // A write that queued nothing lists no conflicts.
+    written["conflicts"].as_array().map_or(0, Vec::len)
+}
+
+async fn everyday_updates_queue_one_conflict_and_additions_none(app: TestApp) {
+    for (i, (old, new)) in EVERYDAY_UPDATES.iter().enumerate() {
+        let n = queued(&app, &format!("update-{i}"), old, new).await;
+        assert_eq!(n, 1, "{old:?} / {new:?} queued {n}");
+    }
+    for (i, (old, new)) in NOT_UPDATES.iter().enumerate() {
+        let n = queued(&app, &format!("other-{i}"), old, new).await;
+        assert_eq!(n, 0, "{old:?} / {new:?} queued {n}");
+    }
 }
