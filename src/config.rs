@@ -56,7 +56,8 @@ pub enum Command {
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct DbArgs {
-    /// `sqlite://concord.db` (created if missing) or `postgres://user@host/db`.
+    /// `sqlite://concord.db` (created by `serve` if missing, held by one `serve` at a time) or
+    /// `postgres://user@host/db`.
     #[arg(
         long,
         env = "CONCORD_DATABASE_URL",

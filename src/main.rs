@@ -1,8 +1,10 @@
 //! The `concord` binary: parse the command line, then serve (HTTP, or MCP on stdio), migrate,
 //! print the OpenAPI document, evaluate detection, or check a running instance's health.
 
+use anyhow::Context;
 use clap::Parser;
 use concord::config::{Cli, Command, Settings};
+use concord::store::location;
 use concord::{api, store, telemetry};
 
 mod eval;
@@ -24,11 +26,15 @@ async fn main() -> anyhow::Result<()> {
         Command::Mcp(settings) => mcp(settings).await,
         Command::Migrate(db) => {
             telemetry::init();
-            store::connect_with(&db.database_url.0, db.sqlite_synchronous).await?;
+            refuse_on(location::require_existing(&db.database_url.0));
+            open(&db).await?;
             tracing::info!("migrations applied");
             Ok(())
         }
-        Command::Check(db) => check(&db).await,
+        Command::Check(db) => {
+            refuse_on(location::require_existing(&db.database_url.0));
+            check(&db).await
+        }
         Command::Openapi => {
             print!("{}", api::openapi_json());
             Ok(())
@@ -38,13 +44,49 @@ async fn main() -> anyhow::Result<()> {
     }
 }
 
+/// Exits with status 2 and the reason when a database may not be used.
+fn refuse_on(check: Result<impl Sized, location::Refusal>) {
+    if let Err(refusal) = check {
+        eprintln!("concord: {refusal}");
+        std::process::exit(2);
+    }
+}
+
+/// Connects (and migrates), naming the database when it cannot be opened.
+async fn open(db: &concord::config::DbArgs) -> anyhow::Result<std::sync::Arc<dyn store::Store>> {
+    let url = &db.database_url.0;
+    store::connect_with(url, db.sqlite_synchronous)
+        .await
+        .with_context(|| format!("cannot open the database ({})", location::describe(url)))
+}
+
 async fn serve(settings: Settings) -> anyhow::Result<()> {
     telemetry::init();
     settings.check_bind()?;
-    let store =
-        store::connect_with(&settings.db.database_url.0, settings.db.sqlite_synchronous).await?;
-    let listener = tokio::net::TcpListener::bind(settings.bind).await?;
-    tracing::info!(addr = %listener.local_addr()?, database = store.backend(), "concord listening");
+    let url = &settings.db.database_url.0;
+    // Held until the process exits: a second `serve` on the same SQLite file would never see
+    // this one's conflicts in its event stream or console.
+    let held = location::hold_exclusively(url);
+    let _held = match held {
+        Ok(file) => file,
+        Err(refusal) => {
+            eprintln!("concord: {refusal}");
+            std::process::exit(2);
+        }
+    };
+    let store = open(&settings.db).await?;
+    let listener = tokio::net::TcpListener::bind(settings.bind)
+        .await
+        .with_context(|| format!("cannot listen on {}", settings.bind))?;
+    let addr = listener.local_addr()?;
+    tracing::info!(
+        %addr,
+        console = %format_args!("http://{addr}/review"),
+        database = %location::describe(url),
+        policy_rules = settings.policies.as_ref().map_or(0, |p| p.rules.len()),
+        keys_required = !settings.api_keys.is_empty(),
+        "concord listening"
+    );
     let state = concord::AppState::new(store, settings);
     // Conflicts committed by other instances sharing the database wake our waiters too.
     state.store.listen(state.notifier.clone()).await?;
@@ -65,9 +107,8 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
 /// MCP over stdio: stdout carries the protocol, so logs go to stderr.
 async fn mcp(settings: Settings) -> anyhow::Result<()> {
     telemetry::init_stderr();
-    let store =
-        store::connect_with(&settings.db.database_url.0, settings.db.sqlite_synchronous).await?;
-    tracing::info!(database = store.backend(), "concord MCP on stdio");
+    let store = open(&settings.db).await?;
+    tracing::info!(database = %location::describe(&settings.db.database_url.0), "concord MCP on stdio");
     let state = concord::AppState::new(store, settings);
     concord::service::warmup::spawn(&state.services);
     concord::mcp::serve_stdio(state).await
@@ -75,7 +116,7 @@ async fn mcp(settings: Settings) -> anyhow::Result<()> {
 
 /// Verifies the database's invariants: prints each violation and exits 1 when there is any.
 async fn check(db: &concord::config::DbArgs) -> anyhow::Result<()> {
-    let store = store::connect_with(&db.database_url.0, db.sqlite_synchronous).await?;
+    let store = open(db).await?;
     let violations = store.check().await?;
     if violations.is_empty() {
         println!("ok: no invariant violated ({} database)", store.backend());

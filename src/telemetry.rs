@@ -15,12 +15,14 @@ tokio::task_local! {
 
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
 
-/// Installs the global subscriber; `CONCORD_LOG` holds the filter (default `info`).
+/// Installs the global subscriber; `CONCORD_LOG` holds the filter (default `info`). Colours
+/// only on a terminal: a log redirected to a file reads as plain text.
 pub fn init() {
     let filter = EnvFilter::try_from_env("CONCORD_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_target(false)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
         .try_init();
 }
 

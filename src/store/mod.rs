@@ -70,6 +70,7 @@ pub mod failpoints;
 mod health;
 mod history;
 mod idempotency;
+pub mod location;
 mod locks;
 mod nodes;
 pub mod notify;
