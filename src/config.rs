@@ -83,7 +83,9 @@ pub struct Settings {
     /// Address to listen on. Without API keys only loopback addresses are allowed.
     #[arg(long, env = "CONCORD_BIND", default_value = "127.0.0.1:8080")]
     pub bind: SocketAddr,
-    /// Comma-separated API keys; when set every route but /healthz and /readyz needs one.
+    /// Comma-separated API keys; when set every route needs one but /healthz, /readyz and the
+    /// review console's page and files under /review (they carry no data, and the page must
+    /// load to ask for a key).
     #[arg(long, env = "CONCORD_API_KEYS", value_delimiter = ',')]
     pub api_keys: Vec<Secret>,
     /// Default detection sensitivity: strict, balanced or lenient.

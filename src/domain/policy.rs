@@ -109,15 +109,26 @@ impl Facts<'_> {
     }
 }
 
-/// The first rule that matches, with a line saying why; never one for a value-layer conflict.
-pub fn first_match<'r>(rules: &'r RuleSet, facts: &Facts) -> Option<(&'r Rule, String)> {
-    if facts.value_layer_label().is_some() {
-        return None;
-    }
-    rules
+/// What the rules make of a conflict.
+#[derive(Debug)]
+pub enum Outcome<'r> {
+    /// The first rule that matches, with a line saying why.
+    Fires(&'r Rule, String),
+    /// The first rule that matches, held back by a value-layer label: such a conflict is
+    /// always left to a person, and its note says which rule stood back.
+    HeldBack(&'r Rule, String),
+}
+
+/// The first rule that matches a conflict, if any; it never fires on a value-layer conflict.
+pub fn first_match<'r>(rules: &'r RuleSet, facts: &Facts) -> Option<Outcome<'r>> {
+    let (rule, why) = rules
         .rules
         .iter()
-        .find_map(|r| r.matches(facts).map(|why| (r, why)))
+        .find_map(|r| r.matches(facts).map(|why| (r, why)))?;
+    Some(match facts.value_layer_label() {
+        Some(label) => Outcome::HeldBack(rule, label.to_owned()),
+        None => Outcome::Fires(rule, why),
+    })
 }
 
 impl Rule {
@@ -190,6 +201,16 @@ impl Rule {
 
     /// The record of a firing: `policy <name> resolved with <strategy>: <why>`, or `would
     /// resolve` in a dry run.
+    /// The note of a conflict this rule matched but may not resolve.
+    pub fn held_back_note(&self, label: &str) -> String {
+        format!(
+            "policy {} matched but did not resolve with {}: the conflict is labelled {label}, \
+             which is always left to a person",
+            self.name,
+            self.action.as_str()
+        )
+    }
+
     pub fn note(&self, why: &str, dry_run: bool) -> String {
         let verb = if dry_run { "would resolve" } else { "resolved" };
         format!(

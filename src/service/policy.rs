@@ -6,7 +6,7 @@ use crate::config::Settings;
 use crate::domain::conflict::{NewConflict, Recommendation};
 use crate::domain::node::Node;
 use crate::domain::plan::Resolve;
-use crate::domain::policy::{self, Facts, PolicyMark, Rule, RuleSet, SideFacts};
+use crate::domain::policy::{self, Facts, Outcome, PolicyMark, Rule, RuleSet, SideFacts};
 use crate::service::finding::{Probe, credibility_of};
 use crate::store::SourceStats;
 
@@ -17,11 +17,12 @@ pub struct Policies {
     pub dry_run: bool,
 }
 
-/// A rule that matched a conflict, and why.
+/// A rule that matched a conflict, and why (or which label held it back).
 pub struct Firing {
     rule: Rule,
     why: String,
     dry_run: bool,
+    held_back: Option<String>,
 }
 
 impl Policies {
@@ -63,11 +64,15 @@ impl Policies {
                 credibility: credibility_of(credibility, new.source),
             },
         };
-        let (rule, why) = policy::first_match(&self.rules, &facts)?;
+        let (rule, why, held_back) = match policy::first_match(&self.rules, &facts)? {
+            Outcome::Fires(rule, why) => (rule, why, None),
+            Outcome::HeldBack(rule, label) => (rule, String::new(), Some(label)),
+        };
         Some(Firing {
             rule: rule.clone(),
             why,
             dry_run: self.dry_run,
+            held_back,
         })
     }
 }
@@ -76,7 +81,13 @@ impl Firing {
     /// Records the rule on the conflict's detection and returns the resolution to run. In a
     /// dry run nothing is returned and the conflict's note (which its `queued` history entry
     /// carries) says what the rule would have done.
+    /// A rule held back by a value-layer label only leaves its note: the conflict waits for a
+    /// person, and the reviewer sees which rule stood back.
     pub fn apply(self, conflict: &mut NewConflict) -> Option<Resolve> {
+        if let Some(label) = &self.held_back {
+            conflict.note = Some(self.rule.held_back_note(label));
+            return None;
+        }
         let note = self.rule.note(&self.why, self.dry_run);
         conflict.detection.policy = Some(PolicyMark {
             name: self.rule.name.clone(),

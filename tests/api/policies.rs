@@ -275,6 +275,17 @@ async fn value_layer_conflicts_stay_pending_whatever_the_rules_say(app: TestApp)
         assert!(c["detection"].get("policy").is_none(), "{label}");
         assert_eq!(c["recommendation"]["resolution"], "escalate-to-user");
         assert_eq!(state_of(&app, &old).await, "active", "{label}");
+        // The reviewer sees which rule stood back, and why.
+        let entries = history(&app, &hit).await;
+        assert_eq!(kinds(&entries), ["queued"]);
+        let note = entries[0]["note"].as_str().unwrap_or_default();
+        assert_eq!(
+            note,
+            format!(
+                "policy everything matched but did not resolve with new_is_current: the \
+                 conflict is labelled {label}, which is always left to a person"
+            )
+        );
     }
     assert_eq!(pending_total(&app).await, 3);
 }

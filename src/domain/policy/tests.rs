@@ -270,7 +270,9 @@ fn the_first_matching_rule_wins_and_says_why() {
         ],
     };
     let case = Case::default();
-    let (r, why) = first_match(&set, &case.facts()).expect("a rule matches");
+    let Some(Outcome::Fires(r, why)) = first_match(&set, &case.facts()) else {
+        panic!("a rule fires");
+    };
     assert_eq!(r.name, "numbers");
     assert_eq!(why, "conflict type numeric-mismatch, probability 0.8 ≥ 0.7");
     assert_eq!(
@@ -288,13 +290,20 @@ fn value_layer_conflicts_match_no_rule() {
             ..rule(Strategy::NewIsCurrent, Match::default())
         }],
     };
-    assert!(first_match(&set, &Case::default().facts()).is_some());
+    assert!(matches!(
+        first_match(&set, &Case::default().facts()),
+        Some(Outcome::Fires(..))
+    ));
     for label in ESCALATE_LABELS {
         let case = Case {
             new_labels: labels(&["infra", label]),
             ..Case::default()
         };
-        assert!(first_match(&set, &case.facts()).is_none(), "{label}");
+        let Some(Outcome::HeldBack(r, held_by)) = first_match(&set, &case.facts()) else {
+            panic!("{label}: the rule is held back");
+        };
+        assert_eq!(held_by, label);
+        assert!(r.held_back_note(label).contains(label));
     }
 }
 
