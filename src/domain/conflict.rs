@@ -122,6 +122,20 @@ pub struct Recommendation {
     pub reasoning: String,
 }
 
+/// What the detector found and what concord suggests, as two sentences: the detector's
+/// explanation ("value changed: 30 vs 60") is a phrase, so it gets its stop.
+pub fn found_and_suggested(explanation: &str, reasoning: &str) -> String {
+    let explanation = explanation.trim();
+    let stop = if explanation.ends_with(['.', '!', '?']) || explanation.is_empty() {
+        ""
+    } else {
+        "."
+    };
+    format!("{explanation}{stop} {}", reasoning.trim())
+        .trim()
+        .to_owned()
+}
+
 /// One step a resolution (or a revert) executed, as reported to the client and stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
@@ -293,4 +307,25 @@ pub struct ConflictStats {
     pub resolved: i64,
     pub by_type: Vec<(String, i64)>,
     pub oldest_pending_at: Option<Timestamp>,
+}
+
+#[cfg(test)]
+mod reasoning_tests {
+    use super::found_and_suggested;
+
+    #[test]
+    fn a_finding_and_a_suggestion_read_as_two_sentences() {
+        assert_eq!(
+            found_and_suggested(
+                "value changed: 30 vs 60",
+                "The new side was observed later."
+            ),
+            "value changed: 30 vs 60. The new side was observed later."
+        );
+        assert_eq!(
+            found_and_suggested("Negated.", " Ask the user. "),
+            "Negated. Ask the user."
+        );
+        assert_eq!(found_and_suggested("", "Ask the user."), "Ask the user.");
+    }
 }

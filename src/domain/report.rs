@@ -47,11 +47,11 @@ pub fn overall_confidence(severities: &[&str], source_confidences: &[f64]) -> &'
 /// One line for a human: how many sources, how many conflicts, of which types.
 pub fn summary(topic: &str, sources: usize, conflict_types: &[&str]) -> String {
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    if conflict_types.is_empty() && sources == 1 {
+        return format!("1 source on \"{topic}\": no conflicts found.");
+    }
     if conflict_types.is_empty() {
-        return format!(
-            "{} on \"{topic}\" agree: no conflicts found.",
-            plural(sources, "source")
-        );
+        return format!("{sources} sources on \"{topic}\" agree: no conflicts found.");
     }
     let mut types: Vec<&str> = conflict_types.to_vec();
     types.sort_unstable();
@@ -92,7 +92,11 @@ mod tests {
     fn summaries_read_as_sentences() {
         assert_eq!(
             summary("ttl", 1, &[]),
-            "1 source on \"ttl\" agree: no conflicts found."
+            "1 source on \"ttl\": no conflicts found."
+        );
+        assert_eq!(
+            summary("ttl", 2, &[]),
+            "2 sources on \"ttl\" agree: no conflicts found."
         );
         assert_eq!(
             summary("ttl", 3, &["numeric-mismatch", "numeric-mismatch"]),

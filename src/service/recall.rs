@@ -10,7 +10,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::domain::conflict::{Conflict, Status};
+use crate::domain::conflict::{Conflict, Status, found_and_suggested};
 use crate::domain::edge::{self, Direction};
 use crate::domain::node::{Node, NodeState, normalize_labels};
 use crate::domain::validate::{Errors, FieldError};
@@ -101,7 +101,10 @@ pub async fn recall(svc: &Services, q: RecallQuery) -> Result<Recall> {
                 conflict_type: c.conflict_type.clone(),
                 sources: [c.old_node.as_ref()?.id, c.new_node.as_ref()?.id],
                 recommended_resolution: c.recommendation.resolution.clone(),
-                reasoning: format!("{} {}", c.detection.explanation, c.recommendation.reasoning),
+                reasoning: found_and_suggested(
+                    &c.detection.explanation,
+                    &c.recommendation.reasoning,
+                ),
                 conflict_id: Some(c.id),
             })
         })
@@ -124,7 +127,7 @@ pub async fn recall(svc: &Services, q: RecallQuery) -> Result<Recall> {
             conflict_type: p.verdict.conflict_type.as_str().to_owned(),
             sources: [p.old.id, p.new.id],
             recommended_resolution: p.recommendation.resolution,
-            reasoning: format!("{} {}", p.verdict.explanation, p.recommendation.reasoning),
+            reasoning: found_and_suggested(&p.verdict.explanation, &p.recommendation.reasoning),
             conflict_id: None,
         });
     }

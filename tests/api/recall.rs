@@ -75,7 +75,14 @@ async fn memories_that_disagree_come_back_with_a_typed_conflict(app: TestApp) {
         ["prefer-recent", "prefer-authoritative", "escalate-to-user"]
             .contains(&c["recommended_resolution"].as_str().unwrap())
     );
-    assert!(c["reasoning"].as_str().unwrap().len() > 10);
+    // What was found and what is suggested, as two sentences.
+    let reasoning = c["reasoning"].as_str().unwrap();
+    let (found, suggested) = reasoning.split_once(". ").expect("two sentences");
+    assert!(found.contains("30") && found.contains("60"), "{reasoning}");
+    assert!(
+        suggested.len() > 10 && suggested.ends_with('.'),
+        "{reasoning}"
+    );
     assert!(c.get("conflict_id").is_none(), "nothing is queued: {c}");
     assert_eq!(
         app.get("/conflicts/stats").await.json()["pending"],
