@@ -213,8 +213,11 @@ impl NodePatch {
         *self == Self::default()
     }
 
-    /// Applies the patch to a node read inside the same transaction.
-    pub fn apply(&self, node: &mut Node, now: Timestamp) {
+    /// Applies the patch to a node read inside the same transaction, and says whether it
+    /// changed anything. A patch that changes nothing leaves `updated_at` alone: it is not an
+    /// edit, so it neither moves the node's time nor blocks undoing a resolution.
+    pub fn apply(&self, node: &mut Node, now: Timestamp) -> bool {
+        let before = node.clone();
         if let Some(v) = &self.title {
             node.title = v.clone();
         }
@@ -239,7 +242,11 @@ impl NodePatch {
         if let Some(v) = self.observed_at {
             node.observed_at = v;
         }
-        node.updated_at = now;
+        let changed = *node != before;
+        if changed {
+            node.updated_at = now;
+        }
+        changed
     }
 }
 

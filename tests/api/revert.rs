@@ -18,6 +18,7 @@ crate::on_both_databases!(
     reverting_a_pending_conflict_is_409_not_resolved,
     reverting_an_unknown_conflict_is_404_and_bad_input_is_422,
     a_body_edited_since_is_409_revert_conflict_naming_the_node,
+    a_patch_that_changes_nothing_does_not_block_the_revert,
     a_failed_revert_step_is_500_and_leaves_the_resolution_in_place,
     a_policy_auto_resolution_can_be_reverted,
 );
@@ -235,6 +236,35 @@ async fn a_body_edited_since_is_409_revert_conflict_naming_the_node(app: TestApp
     assert_eq!(got["status"], "resolved");
     assert_eq!(got["old_node"]["body"], "7 GB, edited");
     assert_eq!(got["latest"]["kind"], "resolved");
+}
+
+async fn a_patch_that_changes_nothing_does_not_block_the_revert(app: TestApp) {
+    // Arrange: resolved, then patched with nothing and with every value it already has.
+    let (c, old, _) = app.conflict("us-east-1", "eu-west-1").await;
+    resolve(&app, &c, "new_is_current")
+        .await
+        .assert_status(StatusCode::OK);
+    let url = format!("/nodes/{}", id(&old));
+    let before = app.get(&url).await.json();
+    for same in [
+        json!({}),
+        json!({"title": before["title"], "body": before["body"], "state": before["state"]}),
+    ] {
+        let after = app.patch(&url, same).await;
+        after.assert_status(StatusCode::OK);
+        assert_eq!(
+            after.json()["updated_at"],
+            before["updated_at"],
+            "not an edit"
+        );
+    }
+
+    // Act
+    let r = revert(&app, &c, json!({})).await;
+
+    // Assert
+    r.assert_status(StatusCode::OK);
+    assert_eq!(app.get(&url).await.json()["state"], "active");
 }
 
 async fn a_failed_revert_step_is_500_and_leaves_the_resolution_in_place(app: TestApp) {

@@ -102,7 +102,12 @@ pub async fn create<B: Backend>(
 pub async fn update<B: Backend>(store: &B, id: Uuid, patch: NodePatch) -> StoreResult<Node> {
     let mut tx = store.write().await?;
     let mut node = fetch::<B>(&mut tx, B::SELECT_NODE_LOCKED, id).await?;
-    patch.apply(&mut node, time::now());
+    if !patch.apply(&mut node, time::now()) {
+        let mut nodes = vec![node];
+        attach_conflict_ids::<B>(&mut tx, &mut nodes).await?;
+        B::commit(tx).await?;
+        return Ok(nodes.remove(0));
+    }
     let tokens = index_tokens(&node.title, &node.body).join(" ");
     B::query(
         "update nodes set title = $2, body = $3, labels = $4, confidence = $5, state = $6, \
