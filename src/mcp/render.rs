@@ -77,10 +77,11 @@ impl Disagreement {
         }
     }
 
-    /// A check's finding against `new` (a stored node or text).
+    /// A check's finding against `new` (a stored node or text), with the pending conflict
+    /// that already stands for the pair, if any.
     pub fn found(h: Hit, new: Statement) -> Self {
         Self {
-            conflict_id: None,
+            conflict_id: h.queued,
             conflict_type: h.conflict_type,
             probability: h.detection.probability,
             signals: h.detection.signals,

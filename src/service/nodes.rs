@@ -20,6 +20,8 @@ pub struct Hit {
     pub conflict_type: String,
     pub detection: Detection,
     pub recommendation: Recommendation,
+    /// The pending conflict that already stands for this pair, when there is one.
+    pub queued: Option<Uuid>,
 }
 
 impl Hit {
@@ -29,6 +31,7 @@ impl Hit {
             detection: f.detection(),
             recommendation,
             old: f.old,
+            queued: None,
         }
     }
 }
@@ -52,17 +55,41 @@ pub async fn remember(
     Ok((node, conflicts))
 }
 
-/// What a stored node contradicts now among the active nodes; writes nothing.
+/// What a stored node contradicts now among the active nodes, its pending conflicts included
+/// (detection passes over a pair a conflict already stands for, but a check must not read as
+/// "no contradiction" while one waits); writes nothing.
 pub async fn check_node(
     svc: &Services,
     id: Uuid,
     sensitivity: Option<Sensitivity>,
 ) -> Result<Vec<Hit>> {
-    let found = svc
-        .detector
-        .check_node(&*svc.store, id, sensitivity)
-        .await?;
-    Ok(found.into_iter().map(|(f, r)| Hit::new(f, r)).collect())
+    Ok(check_stored(svc, id, sensitivity).await?.1)
+}
+
+/// The node's pending conflicts as hits against the other side, carrying the conflict's id;
+/// pairs detection found again are left to its hit.
+async fn queued(svc: &Services, node: &Node, found: &[Hit]) -> Result<Vec<Hit>> {
+    let mut out = Vec::new();
+    for &conflict_id in &node.conflict_ids {
+        let c = svc.store.get_conflict(conflict_id).await?;
+        let other = if c.old_node_id == Some(node.id) {
+            c.new_node
+        } else {
+            c.old_node
+        };
+        let Some(other) = other else { continue };
+        if found.iter().any(|h| h.old.id == other.id) {
+            continue;
+        }
+        out.push(Hit {
+            old: other,
+            conflict_type: c.conflict_type,
+            detection: c.detection,
+            recommendation: c.recommendation,
+            queued: Some(c.id),
+        });
+    }
+    Ok(out)
 }
 
 /// What a memory that is not stored would contradict if it were written; writes nothing.
@@ -95,8 +122,13 @@ pub async fn check_stored(
     id: Uuid,
     sensitivity: Option<Sensitivity>,
 ) -> Result<(Node, Vec<Hit>)> {
-    let hits = check_node(svc, id, sensitivity).await?;
+    let found = svc
+        .detector
+        .check_node(&*svc.store, id, sensitivity)
+        .await?;
+    let mut hits: Vec<Hit> = found.into_iter().map(|(f, r)| Hit::new(f, r)).collect();
     let node = svc.store.get_node(id).await?;
+    hits.extend(queued(svc, &node, &hits).await?);
     Ok((node, hits))
 }
 

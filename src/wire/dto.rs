@@ -423,6 +423,8 @@ impl ConflictDto {
 /// A conflict found by a write or a check.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ConflictHitDto {
+    /// The conflict that stands for this pair: on a write, the one it queued; on a check
+    /// (which queues nothing), a pending conflict queued earlier, absent for a new finding.
     pub conflict_id: Option<Uuid>,
     pub old_node_id: Uuid,
     pub conflict_type: String,
@@ -442,10 +444,11 @@ pub struct ConflictHitDto {
 }
 
 impl ConflictHitDto {
-    /// A check's finding: nothing was queued, so there is no conflict id.
+    /// A check's finding: the conflict id only of a pending conflict that already stands for
+    /// the pair (a check queues nothing).
     pub fn from_hit(h: crate::service::nodes::Hit) -> Self {
         Self {
-            conflict_id: None,
+            conflict_id: h.queued,
             old_node_id: h.old.id,
             conflict_type: h.conflict_type,
             probability: h.detection.probability,

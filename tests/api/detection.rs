@@ -157,13 +157,35 @@ async fn check_reports_without_writing_and_verdicts_are_remembered(app: TestApp)
         0,
         "a check writes nothing"
     );
-    // Once a verdict exists for the pair, it is not raised again.
+    // Once a conflict is queued for the pair, a check from either side reports that conflict
+    // (with its id) instead of a new finding, and queues nothing more.
+    let queued = app
+        .post(
+            "/conflicts",
+            json!({"old_node_id": a["node"]["id"], "new_node_id": b_id}),
+        )
+        .await;
+    queued.assert_status(StatusCode::CREATED);
+    let conflict_id = queued.json()["id"].clone();
+    for (checked, other) in [(&b, &a), (&a, &b)] {
+        let id = checked["node"]["id"].as_str().unwrap();
+        let again = app
+            .post(&format!("/nodes/{id}/check"), json!({}))
+            .await
+            .json();
+        let hits = again["conflicts"].as_array().expect("the queued conflict");
+        assert_eq!(hits.len(), 1, "{again}");
+        assert_eq!(hits[0]["conflict_id"], conflict_id);
+        assert_eq!(hits[0]["old_node_id"], other["node"]["id"]);
+    }
+    assert_eq!(app.get("/conflicts/stats").await.json()["pending"], 1);
+    // Resolved with keep_both, the verdict is remembered: the pair is not raised again.
     app.post(
-        "/conflicts",
-        json!({"old_node_id": a["node"]["id"], "new_node_id": b_id}),
+        &format!("/conflicts/{}/resolve", conflict_id.as_str().unwrap()),
+        json!({"resolution": "keep_both"}),
     )
     .await
-    .assert_status(StatusCode::CREATED);
+    .assert_status(StatusCode::OK);
     let again = app
         .post(&format!("/nodes/{b_id}/check"), json!({}))
         .await

@@ -199,6 +199,10 @@ async def every_tool(client: Client, tag: str) -> None:
     )
     check(len(checked.get("conflicts") or []) >= 1, f"text contradicts the stored facts: {checked}")
     check("conflict_id" not in checked["conflicts"][0], f"a check queues nothing: {checked}")
+    queued, text = await call(client, "check_contradictions", {"node_id": second["node"]["id"]})
+    qc = queued.get("conflicts") or []
+    check(len(qc) == 1 and qc[0].get("conflict_id") == conflict_id, f"the queued conflict is reported: {queued}")
+    check(f"pending conflict {conflict_id}" in text, f"in words: {text}")
     fine, _ = await call(client, "check_contradictions", {"node_id": other["node"]["id"]})
     check("conflicts" not in fine, f"an unrelated node contradicts nothing: {fine}")
     missing = await tool_error(client, "check_contradictions", {"node_id": str(uuid.uuid4())})
