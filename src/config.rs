@@ -36,7 +36,16 @@ pub enum Command {
     /// Start the HTTP service (migrations run first).
     Serve(Settings),
     /// Speak MCP over stdin/stdout against the database (for desktop agent clients); the
-    /// detection settings are those of `serve`, the HTTP ones are unused.
+    /// detection settings are those of `serve`. The HTTP ones are unused, so its help leaves
+    /// them out.
+    #[command(
+        mut_arg("bind", |a| a.hide(true)),
+        mut_arg("api_keys", |a| a.hide(true)),
+        mut_arg("request_timeout_ms", |a| a.hide(true)),
+        mut_arg("max_in_flight", |a| a.hide(true)),
+        mut_arg("header_read_timeout_ms", |a| a.hide(true)),
+        mut_arg("max_connections", |a| a.hide(true))
+    )]
     Mcp(Settings),
     /// Run the database migrations and exit.
     Migrate(DbArgs),

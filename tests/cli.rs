@@ -196,3 +196,22 @@ fn failures_to_listen_or_to_open_name_the_address_or_the_path() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn mcp_help_leaves_out_the_http_only_flags() {
+    let text = |o: Output| String::from_utf8_lossy(&o.stdout).into_owned();
+    let mcp = text(concord(&["mcp", "--help"]));
+    let serve = text(concord(&["serve", "--help"]));
+    for http_only in [
+        "--bind",
+        "--api-keys",
+        "--request-timeout-ms",
+        "--max-in-flight",
+        "--header-read-timeout-ms",
+        "--max-connections",
+    ] {
+        assert!(!mcp.contains(http_only), "mcp --help lists {http_only}");
+        assert!(serve.contains(http_only), "serve --help lists {http_only}");
+    }
+    assert!(mcp.contains("--database-url") && mcp.contains("--policies"));
+}
