@@ -39,7 +39,20 @@ use crate::state::AppState;
 /// rules both share (`api::finish`: fallbacks, keys, limits, idempotency, metrics).
 pub fn app(state: AppState) -> Router {
     let routes = crate::api::router().merge(crate::mcp::http::routes(&state));
-    crate::api::finish(routes, state)
+    crate::api::finish(routes, state).layer(axum::middleware::from_fn(nosniff))
+}
+
+/// Every response says its content type is what it declares: a JSON reply (or a problem) is
+/// never sniffed into something a browser would run.
+async fn nosniff(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let mut res = next.run(req).await;
+    res.headers_mut()
+        .entry(axum::http::header::X_CONTENT_TYPE_OPTIONS)
+        .or_insert(axum::http::HeaderValue::from_static("nosniff"));
+    res
 }
 
 /// File descriptors kept back from the connection cap: database connections, the SQLite

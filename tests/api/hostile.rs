@@ -398,4 +398,29 @@ crate::on_both_databases!(
     malformed_ids_in_paths_and_bodies_are_client_errors,
     limits_and_cursors_out_of_range_or_forged_are_422,
     absurd_numbers_huge_arrays_and_deep_nesting_are_client_errors,
+    every_response_forbids_content_sniffing,
 );
+
+async fn every_response_forbids_content_sniffing(app: TestApp) {
+    let node = app.node("Sniff", "A memory").await;
+    let replies = [
+        app.get("/nodes").await,
+        app.get(&format!("/nodes/{}", node["id"].as_str().unwrap()))
+            .await,
+        app.get("/no-such-route").await,
+        app.post("/nodes", json!({"title": ""})).await,
+        app.get("/healthz").await,
+        app.get("/openapi.json").await,
+    ];
+    for r in &replies {
+        assert_eq!(
+            r.headers
+                .get("x-content-type-options")
+                .map(|v| v.to_str().unwrap()),
+            Some("nosniff"),
+            "{} {}",
+            r.status,
+            r.text
+        );
+    }
+}
