@@ -32,18 +32,27 @@
   };
 
   // ---- small helpers -----------------------------------------------------------------------
+  // Bidirectional controls in stored text would make it display in another order than it is
+  // written ("invoice\u202Etxt.exe" read as "invoiceexe.txt"): the console shows each as a
+  // visible marker instead of obeying it. The stored text is unchanged.
+  const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+  function visible(text) {
+    return String(text).replace(BIDI_CONTROLS,
+      (c) => `⟦U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}⟧`);
+  }
+
   function el(tag, props, ...children) {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(props || {})) {
       if (v === null || v === undefined || v === false) continue;
       if (k === 'class') node.className = v;
-      else if (k === 'text') node.textContent = v;
+      else if (k === 'text') node.textContent = visible(v);
       else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
-      else node.setAttribute(k, v === true ? '' : v);
+      else node.setAttribute(k, v === true ? '' : visible(v));
     }
     for (const c of children.flat()) {
       if (c !== null && c !== undefined && c !== false) {
-        node.append(c instanceof Node ? c : String(c));
+        node.append(c instanceof Node ? c : visible(c));
       }
     }
     return node;
@@ -169,7 +178,7 @@
   }
 
   function showProblem(prefix, err) {
-    $('problem-text').textContent = `${prefix}: ${plain(err)}`;
+    $('problem-text').textContent = visible(`${prefix}: ${plain(err)}`);
     $('problem').hidden = false;
   }
 
@@ -345,7 +354,7 @@
       } else if (s.evidence) {
         box.append(el('mark', { class: 'evidence', text: s.text }));
       } else {
-        box.append(s.text);
+        box.append(visible(s.text));
       }
     }
     return box;
@@ -730,7 +739,7 @@
   // ---- live updates ------------------------------------------------------------------------
   function setLive(text, cls) {
     const live = $('live');
-    live.textContent = text;
+    live.textContent = visible(text);
     live.className = `live ${cls}`;
   }
 

@@ -441,3 +441,23 @@ def seed_demo(api, label):
          "The upload service does not support streaming uploads.",
          "file:README.md", "agent:support", "2026-02-14T11:00:00.000Z",
          "2026-04-03T10:45:00.000Z", ["uploads"])
+
+
+def test_bidirectional_controls_in_stored_text_show_as_markers(page, server, api, label):
+    # Arrange: a title and a body whose right-to-left override would reorder what is shown.
+    override = "\u202e"
+    title = f"invoice{override}txt.exe {label}"
+    api.conflict(label, f"Pay invoice{override}txt.exe by Monday", f"Pay invoice{override}txt.exe by Friday",
+                 title=title)
+    shown = title.replace(override, "⟦U+202E⟧")
+
+    # Act
+    goto_queue(page, server.base, label)
+    open_item(page, shown)
+
+    # Assert: the marker is shown, the control character is not obeyed anywhere on the page.
+    expect(page.locator(".side.old .body")).to_contain_text("invoice⟦U+202E⟧txt.exe")
+    assert override not in page.locator("body").inner_text()
+    # The stored text is unchanged.
+    stored = api.get(f"/nodes?label={label}")["items"][0]
+    assert override in stored["title"]
