@@ -141,18 +141,10 @@ pub async fn begin<B: Backend>(
         return Ok(IdempotencyBegin::InFlight);
     };
     let c = Cols::<B::Db>::new(&row);
-    let status: Option<i32> = c.get("status_code")?;
     let verdict = if c.get::<String>("fingerprint")? != fingerprint {
         IdempotencyBegin::Mismatch
-    } else if let Some(status) = status {
-        IdempotencyBegin::Replay(StoredResponse {
-            status: status as u16,
-            body: c
-                .get::<Option<Vec<u8>>>("response_body")?
-                .unwrap_or_default(),
-            content_type: c.get("content_type")?,
-            location: c.get("location")?,
-        })
+    } else if let Some(stored) = rows::stored_response::<B::Db>(&row)? {
+        IdempotencyBegin::Replay(stored)
     } else if c.ts("updated_at")? < now - Duration::seconds(IDEMPOTENCY_STALE_SECS) {
         // The first request died with its process: this one takes the key over.
         B::query(
