@@ -10,6 +10,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::error::{ApiError, Problem};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
 use super::idempotency::{self, JsonAnswer};
 use crate::domain::conflict::Conflict;
@@ -18,7 +19,6 @@ use crate::service::conflicts::{self, ListConflicts};
 use crate::service::queue::{self, ManualConflict};
 use crate::state::AppState;
 use crate::wire::dto::{ConflictDto, HistoryEntryDto};
-use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -9,13 +9,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::error::{ApiError, Problem};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
 use super::idempotency::{self, JsonAnswer};
 use crate::domain::edge::{Direction, Edge, EdgeInput};
 use crate::service::edges::{self, EdgeQuery};
 use crate::state::AppState;
 use crate::wire::dto::EdgeDto;
-use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -15,12 +15,12 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use super::error::ApiError;
 use crate::config::BODY_LIMIT;
 use crate::domain::conflict::hex;
 use crate::service;
 use crate::service::idempotency::{self, Claim, IdempotencyBegin, StoredResponse};
 use crate::state::AppState;
-use crate::wire::error::ApiError;
 
 pub const HEADER: &str = "idempotency-key";
 pub const REPLAYED: &str = "idempotency-replayed";
@@ -96,7 +96,7 @@ async fn run(
             if !claim.saved() {
                 let _ = idempotency::abandon(&state.services, claim.scope(), claim.key()).await;
             }
-            Err(ApiError::Internal(anyhow::anyhow!("keyed request failed: {e}")).into_response())
+            Err(ApiError::internal(anyhow::anyhow!("keyed request failed: {e}")).into_response())
         }
     }
 }
@@ -126,7 +126,7 @@ async fn keep_reply(state: &AppState, claim: &Claim, res: Response) -> Response 
     if idempotency::lost_reply(key) {
         // Injected crash: the process dies once the effect has committed, so nothing after
         // that point runs (tests only).
-        return ApiError::Internal(anyhow::anyhow!("injected crash")).into_response();
+        return ApiError::internal(anyhow::anyhow!("injected crash")).into_response();
     }
     if claim.saved() {
         // Stored with the effect, in its transaction.
@@ -141,7 +141,7 @@ async fn keep_reply(state: &AppState, claim: &Claim, res: Response) -> Response 
     }
     let (parts, body) = res.into_parts();
     let Ok(bytes) = to_bytes(body, usize::MAX).await else {
-        return ApiError::Internal(anyhow::anyhow!("response body unreadable")).into_response();
+        return ApiError::internal(anyhow::anyhow!("response body unreadable")).into_response();
     };
     let header_text = |name| {
         parts

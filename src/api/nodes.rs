@@ -9,6 +9,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::error::{ApiError, Problem};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
 use super::idempotency::{self, JsonAnswer};
 use crate::domain::conflict::Conflict;
@@ -18,7 +19,6 @@ use crate::service::nodes;
 use crate::service::nodes::NodeQuery;
 use crate::state::AppState;
 use crate::wire::dto::{ConflictHitDto, NodeDto, NodeStateDto, present};
-use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

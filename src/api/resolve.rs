@@ -9,13 +9,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::error::{ApiError, Problem};
 use super::extract::{AppJson, IdPath};
 use super::idempotency::{self, JsonAnswer};
 use crate::domain::resolution::Resolution;
 use crate::service::conflicts::{self, ResolveConflict};
 use crate::state::AppState;
 use crate::wire::dto::ResolveResponse;
-use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

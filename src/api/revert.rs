@@ -8,6 +8,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::error::{ApiError, Problem};
 use super::extract::{AppJson, IdPath};
 use super::idempotency::{self, JsonAnswer};
 use crate::domain::revert::Reverted;
@@ -15,7 +16,6 @@ use crate::domain::time;
 use crate::service::conflicts::{self, RevertConflict};
 use crate::state::AppState;
 use crate::wire::dto::ActionDto;
-use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(revert_conflict))

@@ -4,7 +4,8 @@
 //! replies; with the optional LLM judge they consult and the memo warm-up at start. Each use
 //! case takes the [`Services`] (its dependencies, built by the composition root) and returns
 //! domain types or an [`Error`] that names the outcome; REST handlers and MCP tools only parse
-//! and shape. Nothing here knows HTTP or MCP.
+//! and shape. Nothing here knows axum or rmcp: what the doors report of a failure is plain
+//! data, an outcome's [`Kind`] (stable code, title, status) and its text.
 
 pub mod conflicts;
 pub mod detect;
@@ -30,7 +31,7 @@ use std::sync::Arc;
 use crate::store::Store;
 use crate::store::notify::Notifier;
 
-pub use error::{Error, Result};
+pub use error::{Error, Kind, Result};
 
 use detect::Detector;
 

@@ -1,5 +1,6 @@
-//! Wire shapes shared by several resources. DTOs live next to their handlers unless more than
-//! one resource returns them; domain types never derive `ToSchema`.
+//! Wire shapes shared by several resources or by both doors, and the members both doors attach
+//! to a failure's problem details. DTOs live next to their handlers otherwise; domain types
+//! never derive `ToSchema`.
 
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
@@ -11,6 +12,7 @@ use crate::domain::history::HistoryEntry;
 use crate::domain::node::{Node, NodeState};
 use crate::domain::policy::PolicyMark;
 use crate::domain::resolution::Resolution;
+use crate::domain::revert::Obstacle;
 use crate::domain::time;
 
 /// Lifecycle state of a node; only `active` nodes take part in detection.
@@ -512,5 +514,79 @@ impl From<Resolution> for ResolveResponse {
             resolved_at: time::format(&r.resolved_at),
             replayed: r.replayed,
         }
+    }
+}
+
+/// The resolution a conflict already has.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CurrentResolution {
+    /// Strategy used.
+    pub resolution: String,
+    /// When it was resolved.
+    pub resolved_at: String,
+    /// What it did.
+    pub actions: Vec<ActionDto>,
+}
+
+impl From<&Resolution> for CurrentResolution {
+    fn from(r: &Resolution) -> Self {
+        Self {
+            resolution: r.strategy.as_str().to_owned(),
+            resolved_at: time::format(&r.resolved_at),
+            actions: r.actions.iter().map(ActionDto::from).collect(),
+        }
+    }
+}
+
+/// A change made after a resolution that a revert would overwrite.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChangeDto {
+    /// `node_edited`, `node_deleted`, `resolved_again`, `pair_pending`, `node_linked`,
+    /// `edge_changed`, `conflict_changed` or `no_pre_image`.
+    pub change: String,
+    /// The change, in words.
+    pub detail: String,
+    /// The node edited, deleted, resolved again or linked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_id: Option<Uuid>,
+    /// The conflict that resolved the node again, holds the pair, or changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflict_id: Option<Uuid>,
+    /// The edge that changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edge_id: Option<Uuid>,
+    /// The edge or conflict linked to a node the resolution created.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub linked_id: Option<Uuid>,
+}
+
+impl From<&Obstacle> for ChangeDto {
+    fn from(o: &Obstacle) -> Self {
+        let mut d = ChangeDto {
+            change: o.name().to_owned(),
+            detail: o.to_string(),
+            node_id: None,
+            conflict_id: None,
+            edge_id: None,
+            linked_id: None,
+        };
+        match *o {
+            Obstacle::NodeEdited { node_id } | Obstacle::NodeDeleted { node_id } => {
+                d.node_id = Some(node_id);
+            }
+            Obstacle::ResolvedAgain {
+                node_id,
+                conflict_id,
+            } => (d.node_id, d.conflict_id) = (Some(node_id), Some(conflict_id)),
+            Obstacle::PairPending { conflict_id } | Obstacle::ConflictChanged { conflict_id } => {
+                d.conflict_id = Some(conflict_id);
+            }
+            Obstacle::NodeLinked { node_id, link_id } => {
+                (d.node_id, d.linked_id) = (Some(node_id), Some(link_id));
+            }
+            Obstacle::EdgeChanged { edge_id } => d.edge_id = Some(edge_id),
+            Obstacle::NoPreImage => {}
+        }
+        d
     }
 }
