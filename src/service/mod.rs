@@ -4,8 +4,10 @@
 //! replies; with the optional LLM judge they consult and the memo warm-up at start. Each use
 //! case takes the [`Services`] (its dependencies, built by the composition root) and returns
 //! domain types or an [`Error`] that names the outcome; REST handlers and MCP tools only parse
-//! and shape. Nothing here knows axum or rmcp: what the doors report of a failure is plain
-//! data, an outcome's [`Kind`] (stable code, title, status) and its text.
+//! and shape. Nothing here knows axum or rmcp: what the doors report is plain data, an
+//! outcome's [`Kind`] (stable code, title, status) and, for a write a retry may repeat, the
+//! reply's bytes ([`replies`]), which a request holding an idempotency key commits with the
+//! write ([`idempotency`]).
 
 pub mod conflicts;
 pub mod detect;
@@ -22,6 +24,7 @@ pub mod nodes;
 pub mod policy;
 pub mod queue;
 pub mod recall;
+pub mod replies;
 pub mod report;
 pub mod sources;
 pub mod warmup;

@@ -1,6 +1,7 @@
-//! Wire shapes shared by several resources or by both doors, and the members both doors attach
-//! to a failure's problem details. DTOs live next to their handlers otherwise; domain types
-//! never derive `ToSchema`.
+//! Wire shapes shared by several resources, by both doors, or rendered by the service (the
+//! replies of the writes a retry may repeat, `service::replies`), and the members both doors
+//! attach to a failure's problem details. DTOs live next to their handlers otherwise; domain
+//! types never derive `ToSchema`.
 
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
@@ -12,7 +13,7 @@ use crate::domain::history::HistoryEntry;
 use crate::domain::node::{Node, NodeState};
 use crate::domain::policy::PolicyMark;
 use crate::domain::resolution::Resolution;
-use crate::domain::revert::Obstacle;
+use crate::domain::revert::{Obstacle, Reverted};
 use crate::domain::time;
 
 /// Lifecycle state of a node; only `active` nodes take part in detection.
@@ -444,21 +445,6 @@ pub struct ConflictHitDto {
 }
 
 impl ConflictHitDto {
-    /// A check's finding: nothing was queued, so there is no conflict id.
-    pub fn from_hit(h: crate::service::nodes::Hit) -> Self {
-        Self {
-            conflict_id: None,
-            old_node_id: h.old.id,
-            conflict_type: h.conflict_type,
-            probability: h.detection.probability,
-            signals: h.detection.signals,
-            recommendation: h.recommendation.into(),
-            resolution: None,
-            resolved_by: None,
-            policy: None,
-        }
-    }
-
     pub fn from_conflict(c: Conflict) -> Self {
         Self {
             conflict_id: Some(c.id),
@@ -588,5 +574,46 @@ impl From<&Obstacle> for ChangeDto {
             Obstacle::NoPreImage => {}
         }
         d
+    }
+}
+
+/// The stored node and what it contradicts.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NodeWriteResponse {
+    pub node: NodeDto,
+    /// Conflicts detected and queued by this write; absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflicts: Option<Vec<ConflictHitDto>>,
+}
+
+/// What the revert did.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RevertResponse {
+    /// Always true.
+    pub ok: bool,
+    pub conflict_id: Uuid,
+    /// The strategy undone.
+    #[schema(pattern = "^(new_is_current|old_is_current|keep_both|merge)$")]
+    pub reverted: String,
+    /// Every change undone, in order (`edge_deleted`, `node_restored`, `node_body_restored`,
+    /// `node_state_changed`, `edges_moved`, `node_deleted`); empty when the resolution changed
+    /// no node or edge (`old_is_current` of text only). The conflict is `pending` again.
+    pub actions: Vec<ActionDto>,
+    #[schema(format = DateTime)]
+    pub reverted_at: String,
+    /// True when this reply is the stored result of an earlier revert.
+    pub replayed: bool,
+}
+
+impl From<Reverted> for RevertResponse {
+    fn from(r: Reverted) -> Self {
+        Self {
+            ok: true,
+            conflict_id: r.conflict_id,
+            reverted: r.strategy.as_str().to_owned(),
+            actions: r.actions.iter().map(ActionDto::from).collect(),
+            reverted_at: time::format(&r.reverted_at),
+            replayed: r.replayed,
+        }
     }
 }
