@@ -36,9 +36,11 @@ use tower::ServiceExt;
 use crate::state::AppState;
 
 /// The complete application: the REST routes and the MCP route side by side, under the HTTP
-/// rules both share (`api::finish`: fallbacks, keys, limits, idempotency, metrics).
+/// rules both share (`api::finish`: fallbacks, keys, limits, idempotency, metrics); the MCP
+/// route, whose SDK reads its own body, also behind `api::guard` (origin, declared size).
 pub fn app(state: AppState) -> Router {
-    let routes = crate::api::router().merge(crate::mcp::http::routes(&state));
+    let mcp = crate::api::guard::guarded(crate::mcp::http::routes(&state));
+    let routes = crate::api::router().merge(mcp);
     crate::api::finish(routes, state).layer(axum::middleware::from_fn(nosniff))
 }
 

@@ -11,8 +11,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
+use super::error::ApiError;
 use crate::config::Secret;
-use crate::wire::error::ApiError;
 
 fn digest(key: &str) -> [u8; 32] {
     Sha256::digest(key.as_bytes()).into()

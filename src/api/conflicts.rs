@@ -2,7 +2,6 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
@@ -10,15 +9,16 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::error::{ApiError, Problem};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
-use super::idempotency::{self, JsonAnswer};
-use crate::domain::conflict::Conflict;
+use super::idempotency::Claimed;
 use crate::domain::time;
 use crate::service::conflicts::{self, ListConflicts};
+use crate::service::idempotency::Reply;
 use crate::service::queue::{self, ManualConflict};
+use crate::service::replies;
 use crate::state::AppState;
 use crate::wire::dto::{ConflictDto, HistoryEntryDto};
-use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -150,9 +150,10 @@ pub struct CreateConflictRequest {
 )]
 pub async fn create_conflict(
     State(state): State<AppState>,
+    claim: Claimed,
     AppJson(body): AppJson<CreateConflictRequest>,
-) -> Result<JsonAnswer, ApiError> {
-    let write = queue::queue(
+) -> Result<Reply, ApiError> {
+    let queued = queue::queue(
         &state.services,
         ManualConflict {
             old_node_id: body.old_node_id,
@@ -161,19 +162,10 @@ pub async fn create_conflict(
             conflict_type: body.conflict_type,
             note: body.note,
         },
-    );
-    idempotency::answer(conflict_queued, write).await
-}
-
-fn conflict_queued((conflict, created): &(Conflict, bool)) -> JsonAnswer {
-    let status = if *created {
-        StatusCode::CREATED
-    } else {
-        StatusCode::OK
-    };
-    let location = format!("/conflicts/{}", conflict.id);
-    let body = ConflictDto::from_domain(conflict.clone(), None);
-    JsonAnswer::new(status, Some(location), &body)
+        claim.get(),
+    )
+    .await?;
+    Ok(replies::conflict_queued(&queued))
 }
 
 /// Read one conflict with both nodes in full.

@@ -2,20 +2,21 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::error::{ApiError, Problem};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
-use super::idempotency::{self, JsonAnswer};
-use crate::domain::edge::{Direction, Edge, EdgeInput};
+use super::idempotency::Claimed;
+use crate::domain::edge::{Direction, EdgeInput};
 use crate::service::edges::{self, EdgeQuery};
+use crate::service::idempotency::Reply;
+use crate::service::replies;
 use crate::state::AppState;
 use crate::wire::dto::EdgeDto;
-use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -60,8 +61,9 @@ pub struct CreateEdgeRequest {
 )]
 pub async fn create_edge(
     State(state): State<AppState>,
+    claim: Claimed,
     AppJson(body): AppJson<CreateEdgeRequest>,
-) -> Result<JsonAnswer, ApiError> {
+) -> Result<Reply, ApiError> {
     let edge = EdgeInput {
         source_id: Some(body.source_id),
         target_id: Some(body.target_id),
@@ -73,11 +75,8 @@ pub async fn create_edge(
     }
     .parse()
     .map_err(ApiError::Validation)?;
-    idempotency::answer(edge_created, edges::create(&state.services, edge)).await
-}
-
-fn edge_created(edge: &Edge) -> JsonAnswer {
-    JsonAnswer::new(StatusCode::CREATED, None, &EdgeDto::from(edge.clone()))
+    let created = edges::create(&state.services, edge, claim.get()).await?;
+    Ok(replies::edge_created(&created))
 }
 
 /// Which edges of a node to list.

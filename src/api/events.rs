@@ -16,10 +16,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::error::{ApiError, Problem};
 use crate::domain::time;
 use crate::service::feed::{self, Event};
 use crate::state::AppState;
-use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(stream_events))

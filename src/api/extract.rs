@@ -9,7 +9,8 @@ use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 use uuid::Uuid;
 
-use crate::wire::error::ApiError;
+use super::error::ApiError;
+use crate::service;
 
 /// Largest request body accepted.
 pub use crate::config::BODY_LIMIT;
@@ -137,7 +138,7 @@ impl<S: Send + Sync> FromRequestParts<S> for IdPath {
             .map_err(|_| ApiError::NoRoute)?;
         Uuid::parse_str(&raw)
             .map(IdPath)
-            .map_err(|_| ApiError::NotFound("resource"))
+            .map_err(|_| ApiError::from(service::Error::NotFound("resource")))
     }
 }
 

@@ -9,9 +9,9 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::error::{ApiError, Problem};
 use crate::service::{self, health};
 use crate::state::AppState;
-use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -59,7 +59,7 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Json<HealthResponse
         .map_err(|_| ApiError::NotReady(READY_DEADLINE.as_millis() as u64))?
         .map_err(|e| match e {
             e @ service::Error::StorageFull(_) => ApiError::NotWritable(e),
-            e => ApiError::Unavailable(e),
+            e => ApiError::from(e),
         })?;
     Ok(Json(HealthResponse {
         status: "ok".into(),

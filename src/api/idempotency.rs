@@ -1,26 +1,30 @@
 //! `Idempotency-Key` on every POST (contract section 1). The first response for a key (a
 //! success or a 4xx) is stored and replayed for the same request; a 5xx is not stored, since
-//! its transaction was rolled back, so a retry executes again. A write's response is stored in
-//! the transaction of its effect (see `store::idempotency`), so a crash between the two cannot
-//! make a retry execute it twice. A keyed request runs to completion even if its client goes
-//! away, so its key never stays in flight for nothing.
-//! The fingerprint is the method,
-//! path and canonical JSON body (keys sorted), scoped per API key when auth is on.
+//! its transaction was rolled back, so a retry executes again. This middleware claims the key
+//! and hands the [`Claim`] to the handler (a request extension, read by [`Claimed`]); a write's
+//! use case renders its reply and commits it in the transaction of its effect (see
+//! `service::idempotency`), so a crash between the two cannot make a retry execute it twice.
+//! Any other response is kept here once the handler answered. A keyed request runs to
+//! completion even if its client goes away, so its key never stays in flight for nothing.
+//! The fingerprint is the method, path and canonical JSON body (keys sorted), scoped per API
+//! key when auth is on.
+
+use std::convert::Infallible;
+use std::sync::Arc;
 
 use axum::body::{Body, to_bytes};
-use axum::extract::{Request, State};
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use super::error::ApiError;
 use crate::config::BODY_LIMIT;
 use crate::domain::conflict::hex;
-use crate::service;
-use crate::service::idempotency::{self, Claim, IdempotencyBegin, StoredResponse};
+use crate::service::idempotency::{self, Claim, IdempotencyBegin, Reply, StoredResponse};
 use crate::state::AppState;
-use crate::wire::error::ApiError;
 
 pub const HEADER: &str = "idempotency-key";
 pub const REPLAYED: &str = "idempotency-replayed";
@@ -71,8 +75,8 @@ async fn run(
     // is dropped (the client disconnected, or the request deadline answered 503 first): a
     // claim committed just before the drop would otherwise stay in flight (409) with nothing
     // written, or with its effect committed and no response stored.
-    let req = Request::from_parts(parts, Body::from(bytes));
-    let claim = Claim::new(&scope, &key);
+    let mut req = Request::from_parts(parts, Body::from(bytes));
+    let claim = Arc::new(Claim::new(&scope, &key));
     let held = (state.clone(), claim.clone());
     let task = tokio::spawn(crate::telemetry::in_request_context(async move {
         let begin = idempotency::begin(&state.services, &scope, &key, &fingerprint)
@@ -83,7 +87,8 @@ async fn run(
             IdempotencyBegin::InFlight => Err(ApiError::IdempotencyInFlight.into_response()),
             IdempotencyBegin::Replay(stored) => Ok(replay(stored)),
             IdempotencyBegin::Started => {
-                let res = claim.clone().serve(next.run(req)).await;
+                req.extensions_mut().insert(claim.clone());
+                let res = next.run(req).await;
                 Ok(keep_reply(&state, &claim, res).await)
             }
         }
@@ -96,7 +101,7 @@ async fn run(
             if !claim.saved() {
                 let _ = idempotency::abandon(&state.services, claim.scope(), claim.key()).await;
             }
-            Err(ApiError::Internal(anyhow::anyhow!("keyed request failed: {e}")).into_response())
+            Err(ApiError::internal(anyhow::anyhow!("keyed request failed: {e}")).into_response())
         }
     }
 }
@@ -126,7 +131,7 @@ async fn keep_reply(state: &AppState, claim: &Claim, res: Response) -> Response 
     if idempotency::lost_reply(key) {
         // Injected crash: the process dies once the effect has committed, so nothing after
         // that point runs (tests only).
-        return ApiError::Internal(anyhow::anyhow!("injected crash")).into_response();
+        return ApiError::internal(anyhow::anyhow!("injected crash")).into_response();
     }
     if claim.saved() {
         // Stored with the effect, in its transaction.
@@ -141,7 +146,7 @@ async fn keep_reply(state: &AppState, claim: &Claim, res: Response) -> Response 
     }
     let (parts, body) = res.into_parts();
     let Ok(bytes) = to_bytes(body, usize::MAX).await else {
-        return ApiError::Internal(anyhow::anyhow!("response body unreadable")).into_response();
+        return ApiError::internal(anyhow::anyhow!("response body unreadable")).into_response();
     };
     let header_text = |name| {
         parts
@@ -162,60 +167,39 @@ async fn keep_reply(state: &AppState, claim: &Claim, res: Response) -> Response 
     Response::from_parts(parts, Body::from(bytes))
 }
 
-/// A JSON response a keyed write can store in its own transaction: see [`answer`].
-#[derive(Debug, Clone)]
-pub struct JsonAnswer {
-    status: StatusCode,
-    location: Option<String>,
-    body: Vec<u8>,
-}
+/// The request's claimed `Idempotency-Key`, if it has one: a write hands it to its use case,
+/// which commits its reply with its effect.
+pub struct Claimed(Option<Arc<Claim>>);
 
-impl JsonAnswer {
-    pub fn new(status: StatusCode, location: Option<String>, body: &impl Serialize) -> Self {
-        Self {
-            status,
-            location,
-            body: serde_json::to_vec(body).expect("response DTOs serialise"),
-        }
-    }
-
-    pub fn status(&self) -> StatusCode {
-        self.status
-    }
-
-    fn stored(self) -> StoredResponse {
-        StoredResponse {
-            status: self.status.as_u16(),
-            body: self.body,
-            content_type: Some(JSON.to_owned()),
-            location: self.location,
-        }
+impl Claimed {
+    pub fn get(&self) -> Option<&Claim> {
+        self.0.as_deref()
     }
 }
 
-const JSON: &str = "application/json";
+impl<S: Send + Sync> FromRequestParts<S> for Claimed {
+    type Rejection = Infallible;
 
-impl IntoResponse for JsonAnswer {
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Self(parts.extensions.get::<Arc<Claim>>().cloned()))
+    }
+}
+
+/// A write's reply as the service rendered it (and, for a keyed request, committed it).
+impl IntoResponse for Reply {
     fn into_response(self) -> Response {
-        let mut res = (self.status, self.body).into_response();
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::OK);
+        let mut res = (status, self.body).into_response();
         let headers = res.headers_mut();
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(JSON));
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(Reply::CONTENT_TYPE),
+        );
         if let Some(v) = self.location.and_then(|l| HeaderValue::from_str(&l).ok()) {
             headers.insert(header::LOCATION, v);
         }
         res
     }
-}
-
-/// Runs a keyed write's unit of work with its response stored in the same transaction as its
-/// effect, then answers with that same response. `render` turns the unit of work's result into
-/// the response; without an `Idempotency-Key` this is just `render(&work.await?)`.
-pub async fn answer<T: 'static>(
-    render: fn(&T) -> JsonAnswer,
-    work: impl Future<Output = Result<T, service::Error>>,
-) -> Result<JsonAnswer, ApiError> {
-    idempotency::answer_with(move |out: &T| render(out).stored());
-    Ok(render(&work.await?))
 }
 
 fn replay(stored: StoredResponse) -> Response {

@@ -21,8 +21,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tokio::sync::Semaphore;
 
+use super::error::ApiError;
 use crate::domain::validate::{NUL_DETAIL, has_nul};
-use crate::wire::error::ApiError;
 
 /// The limits' shared state; cheap to clone.
 #[derive(Clone)]
@@ -66,7 +66,7 @@ pub async fn enforce(State(limits): State<Limits>, req: Request, next: Next) -> 
     };
     let Ok(permit) = pool.clone().try_acquire_owned() else {
         metrics::counter!("concord_requests_shed_total").increment(1);
-        return ApiError::Overloaded.into_response();
+        return ApiError::from(crate::service::Error::Overloaded).into_response();
     };
     let res = if long_lived {
         next.run(req).await

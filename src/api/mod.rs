@@ -1,13 +1,16 @@
-//! HTTP only: routing, extraction, DTOs and middleware. Each resource module exposes a
-//! `router()`; this module merges them into one documented router, so no route can exist
-//! without its OpenAPI operation.
+//! HTTP only: routing, extraction, DTOs, middleware and failures as problem+json ([`error`],
+//! the one mapping of `service::Error` for REST). Each resource module exposes a `router()`;
+//! this module merges them into one documented router, so no route can exist without its
+//! OpenAPI operation.
 
 pub mod auth;
 mod conflicts;
 mod doc;
 mod edges;
+pub mod error;
 mod events;
 pub mod extract;
+pub mod guard;
 mod health;
 pub mod idempotency;
 pub mod limits;
@@ -30,9 +33,9 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_swagger_ui::SwaggerUi;
 
+use self::error::ApiError;
 use crate::config::BODY_LIMIT;
 use crate::state::AppState;
-use crate::wire::error::ApiError;
 
 #[derive(OpenApi)]
 #[openapi(

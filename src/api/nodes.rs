@@ -9,16 +9,16 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::error::{ApiError, Problem};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
-use super::idempotency::{self, JsonAnswer};
-use crate::domain::conflict::Conflict;
+use super::idempotency::Claimed;
 use crate::domain::contradiction::{Sensitivity, index_tokens};
-use crate::domain::node::{Node, NodeInput, NodePatch, PatchInput};
-use crate::service::nodes;
-use crate::service::nodes::NodeQuery;
+use crate::domain::node::{NodeInput, NodePatch, PatchInput};
+use crate::service::idempotency::Reply;
+use crate::service::nodes::{Hit, NodeQuery};
+use crate::service::{nodes, replies};
 use crate::state::AppState;
-use crate::wire::dto::{ConflictHitDto, NodeDto, NodeStateDto, present};
-use crate::wire::error::{ApiError, Problem};
+use crate::wire::dto::{ConflictHitDto, NodeDto, NodeStateDto, NodeWriteResponse, present};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -92,15 +92,6 @@ fn sensitivity(q: &DetectQuery) -> Result<Option<Sensitivity>, ApiError> {
         .transpose()
 }
 
-/// The stored node and what it contradicts.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct NodeWriteResponse {
-    pub node: NodeDto,
-    /// Conflicts detected and queued by this write; absent when none.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub conflicts: Option<Vec<ConflictHitDto>>,
-}
-
 /// Store a node; detection runs unless `detect=false`.
 #[utoipa::path(
     post, path = "/nodes", tag = "nodes",
@@ -114,33 +105,20 @@ pub struct NodeWriteResponse {
 )]
 pub async fn create_node(
     State(state): State<AppState>,
+    claim: Claimed,
     AppQuery(q): AppQuery<DetectQuery>,
     AppJson(body): AppJson<CreateNodeRequest>,
-) -> Result<JsonAnswer, ApiError> {
+) -> Result<Reply, ApiError> {
     let sens = sensitivity(&q)?;
-    let write = nodes::remember(
+    let written = nodes::remember(
         &state.services,
         body.into_input(),
         q.detect.unwrap_or(true),
         sens,
-    );
-    idempotency::answer(node_created, write).await
-}
-
-fn node_created((node, conflicts): &(Node, Vec<Conflict>)) -> JsonAnswer {
-    let conflicts = (!conflicts.is_empty()).then(|| {
-        conflicts
-            .iter()
-            .cloned()
-            .map(ConflictHitDto::from_conflict)
-            .collect()
-    });
-    let body = NodeWriteResponse {
-        node: NodeDto::from_domain(node.clone()),
-        conflicts,
-    };
-    let location = format!("/nodes/{}", node.id);
-    JsonAnswer::new(StatusCode::CREATED, Some(location), &body)
+        claim.get(),
+    )
+    .await?;
+    Ok(replies::node_written(&written))
 }
 
 impl CreateNodeRequest {
@@ -347,10 +325,26 @@ pub async fn check_node(
     let hits: Vec<ConflictHitDto> = nodes::check_node(&state.services, id, sens)
         .await?
         .into_iter()
-        .map(ConflictHitDto::from_hit)
+        .map(hit_dto)
         .collect();
     Ok(Json(CheckResponse {
         node_id: id,
         conflicts: (!hits.is_empty()).then_some(hits),
     }))
+}
+
+/// A check's finding: the conflict id only of a pending conflict that already stands for the
+/// pair (a check queues nothing).
+fn hit_dto(h: Hit) -> ConflictHitDto {
+    ConflictHitDto {
+        conflict_id: h.queued,
+        old_node_id: h.old.id,
+        conflict_type: h.conflict_type,
+        probability: h.detection.probability,
+        signals: h.detection.signals,
+        recommendation: h.recommendation.into(),
+        resolution: None,
+        resolved_by: None,
+        policy: None,
+    }
 }

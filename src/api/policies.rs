@@ -7,9 +7,9 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::error::{ApiError, Problem};
 use crate::domain::policy::{Match, Rule};
 use crate::state::AppState;
-use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_policies))

@@ -7,10 +7,10 @@ use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::error::{ApiError, Problem};
 use super::extract::AppQuery;
 use crate::service::recall::{self, Recall, RecallQuery};
 use crate::state::AppState;
-use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(recall_memories))

@@ -7,10 +7,10 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::error::{ApiError, Problem};
 use super::extract::{AppJson, AppQuery, page_args};
 use crate::service::report::{self, ReportSource, TopicCheck};
 use crate::state::AppState;
-use crate::wire::error::{ApiError, Problem};
 use uuid::Uuid;
 
 pub fn router() -> OpenApiRouter<AppState> {

@@ -2,20 +2,20 @@
 //! `POST /conflicts/{id}/resolve`. One transaction per resolution; retries replay.
 
 use axum::extract::State;
-use axum::http::StatusCode;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::error::{ApiError, Problem};
 use super::extract::{AppJson, IdPath};
-use super::idempotency::{self, JsonAnswer};
-use crate::domain::resolution::Resolution;
+use super::idempotency::Claimed;
 use crate::service::conflicts::{self, ResolveConflict};
+use crate::service::idempotency::Reply;
+use crate::service::replies;
 use crate::state::AppState;
 use crate::wire::dto::ResolveResponse;
-use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -59,9 +59,10 @@ pub struct ResolveBody {
 
 async fn answer_resolution(
     state: AppState,
+    claim: Claimed,
     id: Uuid,
     body: ResolveBody,
-) -> Result<JsonAnswer, ApiError> {
+) -> Result<Reply, ApiError> {
     let request = ResolveConflict {
         conflict_id: id,
         resolution: body.resolution,
@@ -69,11 +70,8 @@ async fn answer_resolution(
         resolved_by: body.resolved_by,
         note: body.note,
     };
-    idempotency::answer(resolved, conflicts::resolve(&state.services, request)).await
-}
-
-fn resolved(r: &Resolution) -> JsonAnswer {
-    JsonAnswer::new(StatusCode::OK, None, &ResolveResponse::from(r.clone()))
+    let resolution = conflicts::resolve(&state.services, request, claim.get()).await?;
+    Ok(replies::resolved(&resolution))
 }
 
 /// Resolve a conflict with one of the four strategies, in one transaction. Repeating the
@@ -90,15 +88,16 @@ fn resolved(r: &Resolution) -> JsonAnswer {
 #[tracing::instrument(skip_all, fields(conflict.id = %body.conflict_id))]
 pub async fn resolve_contradiction(
     State(state): State<AppState>,
+    claim: Claimed,
     AppJson(body): AppJson<ResolveRequest>,
-) -> Result<JsonAnswer, ApiError> {
+) -> Result<Reply, ApiError> {
     let how = ResolveBody {
         resolution: body.resolution,
         merged_content: body.merged_content,
         resolved_by: body.resolved_by,
         note: body.note,
     };
-    answer_resolution(state, body.conflict_id, how).await
+    answer_resolution(state, claim, body.conflict_id, how).await
 }
 
 /// Resolve the conflict named by the path (same as `POST /contradiction/resolve`).
@@ -115,8 +114,9 @@ pub async fn resolve_contradiction(
 #[tracing::instrument(skip_all, fields(conflict.id = %id))]
 pub async fn resolve_conflict(
     State(state): State<AppState>,
+    claim: Claimed,
     IdPath(id): IdPath,
     AppJson(body): AppJson<ResolveBody>,
-) -> Result<JsonAnswer, ApiError> {
-    answer_resolution(state, id, body).await
+) -> Result<Reply, ApiError> {
+    answer_resolution(state, claim, id, body).await
 }

@@ -1,21 +1,19 @@
 //! Undoing a resolution: `POST /conflicts/{id}/revert`. One transaction; a retry replays.
 
 use axum::extract::State;
-use axum::http::StatusCode;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
-use uuid::Uuid;
 
+use super::error::{ApiError, Problem};
 use super::extract::{AppJson, IdPath};
-use super::idempotency::{self, JsonAnswer};
-use crate::domain::revert::Reverted;
-use crate::domain::time;
+use super::idempotency::Claimed;
 use crate::service::conflicts::{self, RevertConflict};
+use crate::service::idempotency::Reply;
+use crate::service::replies;
 use crate::state::AppState;
-use crate::wire::dto::ActionDto;
-use crate::wire::error::{ApiError, Problem};
+use crate::wire::dto::RevertResponse;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(revert_conflict))
@@ -30,38 +28,6 @@ pub struct RevertBody {
     /// Why, up to 10 000 characters.
     #[schema(max_length = 10000)]
     pub note: Option<String>,
-}
-
-/// What the revert did.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct RevertResponse {
-    /// Always true.
-    pub ok: bool,
-    pub conflict_id: Uuid,
-    /// The strategy undone.
-    #[schema(pattern = "^(new_is_current|old_is_current|keep_both|merge)$")]
-    pub reverted: String,
-    /// Every change undone, in order (`edge_deleted`, `node_restored`, `node_body_restored`,
-    /// `node_state_changed`, `edges_moved`, `node_deleted`); empty when the resolution changed
-    /// no node or edge (`old_is_current` of text only). The conflict is `pending` again.
-    pub actions: Vec<ActionDto>,
-    #[schema(format = DateTime)]
-    pub reverted_at: String,
-    /// True when this reply is the stored result of an earlier revert.
-    pub replayed: bool,
-}
-
-impl From<Reverted> for RevertResponse {
-    fn from(r: Reverted) -> Self {
-        Self {
-            ok: true,
-            conflict_id: r.conflict_id,
-            reverted: r.strategy.as_str().to_owned(),
-            actions: r.actions.iter().map(ActionDto::from).collect(),
-            reverted_at: time::format(&r.reverted_at),
-            replayed: r.replayed,
-        }
-    }
 }
 
 /// Undo a conflict's resolution, whatever its strategy, in one transaction: nodes, edges,
@@ -82,17 +48,15 @@ impl From<Reverted> for RevertResponse {
 #[tracing::instrument(skip_all, fields(conflict.id = %id))]
 pub async fn revert_conflict(
     State(state): State<AppState>,
+    claim: Claimed,
     IdPath(id): IdPath,
     AppJson(body): AppJson<RevertBody>,
-) -> Result<JsonAnswer, ApiError> {
+) -> Result<Reply, ApiError> {
     let request = RevertConflict {
         conflict_id: id,
         reverted_by: body.reverted_by,
         note: body.note,
     };
-    idempotency::answer(reverted, conflicts::revert(&state.services, request)).await
-}
-
-fn reverted(r: &Reverted) -> JsonAnswer {
-    JsonAnswer::new(StatusCode::OK, None, &RevertResponse::from(r.clone()))
+    let reverted = conflicts::revert(&state.services, request, claim.get()).await?;
+    Ok(replies::reverted(&reverted))
 }

@@ -7,10 +7,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::error::{ApiError, Problem};
 use crate::domain::credibility;
 use crate::service::sources;
 use crate::state::AppState;
-use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list_sources))

@@ -16,13 +16,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::error::{ApiError, Problem};
 use super::extract::AppQuery;
 use crate::domain::time;
 use crate::domain::wake::{self, SideText};
 use crate::service::feed::{self, WakeBatch};
 use crate::state::AppState;
 use crate::wire::dto::RecommendationDto;
-use crate::wire::error::{ApiError, Problem};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(wake_conflicts))

@@ -1,25 +1,23 @@
 //! `/mcp`: MCP Streamable HTTP on the REST server. Revision 2026-07-28 requests (one JSON-RPC
 //! message per POST, `MCP-Protocol-Version` on each, `server/discover`) are served
 //! statelessly; clients of 2025-11-25 and earlier initialize and get an `Mcp-Session-Id`
-//! session. The route sits behind the same API-key and body-limit layers as REST; this module
-//! adds the `Origin` check and refuses oversized bodies before the SDK reads them.
+//! session. The route sits behind the same HTTP rules as REST (API keys, body limit, the
+//! `Origin` check and the early refusal of oversized bodies, applied by the composition root
+//! and answered as problem+json there); this module only serves the protocol.
 
 use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::Request;
-use axum::http::header::{CONTENT_LENGTH, HOST, ORIGIN};
 use axum::http::{Method, StatusCode};
 use axum::middleware::{Next, from_fn};
-use axum::response::{IntoResponse, Response};
-use futures_util::StreamExt;
+use axum::response::Response;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::Concord;
 use crate::config::BODY_LIMIT;
 use crate::state::AppState;
-use crate::wire::error::ApiError;
 
 pub const PATH: &str = "/mcp";
 
@@ -48,28 +46,11 @@ pub fn routes(state: &AppState) -> Router<AppState> {
     );
     Router::new()
         .route_service(PATH, service)
-        .route_layer(from_fn(guard))
+        .route_layer(from_fn(session_end))
 }
 
-/// Refuses foreign origins (403) and declared bodies over the limit (413) with problem+json.
 /// A session's DELETE answers 204.
-async fn guard(req: Request, next: Next) -> Response {
-    if let Some(origin) = req.headers().get(ORIGIN) {
-        let origin = origin.to_str().unwrap_or("(not text)");
-        let host = req.headers().get(HOST).and_then(|h| h.to_str().ok());
-        if !same_origin(origin, host) {
-            return ApiError::ForeignOrigin(origin.to_owned()).into_response();
-        }
-    }
-    let declared = req
-        .headers()
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
-        drain(req).await;
-        return ApiError::PayloadTooLarge(BODY_LIMIT).into_response();
-    }
+async fn session_end(req: Request, next: Next) -> Response {
     let deleting = req.method() == Method::DELETE;
     let mut res = next.run(req).await;
     if deleting && res.status() == StatusCode::ACCEPTED {
@@ -77,71 +58,4 @@ async fn guard(req: Request, next: Next) -> Response {
         *res.status_mut() = StatusCode::NO_CONTENT;
     }
     res
-}
-
-/// Reads and discards a refused body (up to a bound), so the client, still sending it, reads
-/// the 413 instead of a connection reset.
-async fn drain(req: Request) {
-    const DRAIN_LIMIT: usize = 4 * BODY_LIMIT;
-    let mut body = req.into_body().into_data_stream();
-    let mut seen = 0;
-    while let Some(Ok(chunk)) = body.next().await {
-        seen += chunk.len();
-        if seen > DRAIN_LIMIT {
-            break;
-        }
-    }
-}
-
-/// Whether a browser `Origin` names the host the request was sent to (a page served by
-/// concord itself); any other site is foreign.
-fn same_origin(origin: &str, host: Option<&str>) -> bool {
-    let Some(host) = host else {
-        return false;
-    };
-    let Some((scheme, authority)) = origin.split_once("://") else {
-        return false;
-    };
-    let default_port = match scheme.to_ascii_lowercase().as_str() {
-        "http" => "80",
-        "https" => "443",
-        _ => return false,
-    };
-    let with_port = |a: &str| {
-        let a = a.to_ascii_lowercase();
-        let has_port = a
-            .rsplit_once(':')
-            .is_some_and(|(_, p)| p.bytes().all(|b| b.is_ascii_digit()))
-            && !a.ends_with(']');
-        if has_port {
-            a
-        } else {
-            format!("{a}:{default_port}")
-        }
-    };
-    with_port(authority.trim_end_matches('/')) == with_port(host)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::same_origin;
-
-    #[test]
-    fn only_the_host_itself_is_a_same_origin() {
-        assert!(same_origin("http://127.0.0.1:8080", Some("127.0.0.1:8080")));
-        assert!(same_origin("http://LOCALHOST:8080", Some("localhost:8080")));
-        assert!(same_origin(
-            "https://memory.example",
-            Some("memory.example:443")
-        ));
-        assert!(same_origin("http://[::1]:9000", Some("[::1]:9000")));
-        assert!(!same_origin("http://evil.example", Some("127.0.0.1:8080")));
-        assert!(!same_origin(
-            "http://127.0.0.1:8081",
-            Some("127.0.0.1:8080")
-        ));
-        assert!(!same_origin("https://127.0.0.1:8080", Some("127.0.0.1")));
-        assert!(!same_origin("null", Some("127.0.0.1:8080")));
-        assert!(!same_origin("http://127.0.0.1:8080", None));
-    }
 }

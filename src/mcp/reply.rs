@@ -1,16 +1,21 @@
 //! How tool outcomes reach the model: a text for it to read and the same facts as structured
-//! content. A failed use case is a tool result with `isError: true` carrying the problem's
-//! title and detail (the model can read it and act); invalid arguments are JSON-RPC invalid
-//! params, as a malformed call is the caller's bug, not the tool's outcome.
+//! content. A failed use case is a tool result with `isError: true` carrying its title and
+//! detail (the model can read it and act) and, as structured content, the problem details
+//! REST answers for the same outcome: the code, title and status of its [`service::Kind`] and
+//! the same extension members. Invalid arguments are JSON-RPC invalid params, as a malformed
+//! call is the caller's bug, not the tool's outcome. This is MCP's one mapping of
+//! [`service::Error`].
 
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde::Serialize;
 use serde_json::json;
+use uuid::Uuid;
 
 use crate::domain::FieldError;
 use crate::service;
-use crate::wire::error::ApiError;
+use crate::telemetry;
+use crate::wire::dto::{ActionDto, ChangeDto, CurrentResolution, NodeStateDto};
 
 pub type ToolResult = Result<CallToolResult, ErrorData>;
 
@@ -41,20 +46,91 @@ pub fn invalid(errors: Vec<FieldError>) -> ErrorData {
     )
 }
 
+/// A failed use case's structured content: problem details as REST answers them (RFC 9457
+/// members and concord's extensions; invalid fields never get here).
+#[derive(Serialize)]
+struct Failure {
+    #[serde(rename = "type")]
+    kind: String,
+    title: &'static str,
+    status: u16,
+    detail: String,
+    request_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    current: Option<CurrentResolution>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    node_id: Option<Uuid>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    node_state: Option<NodeStateDto>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    partial_actions: Option<Vec<ActionDto>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failed_action: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rolled_back: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retryable: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changes: Option<Vec<ChangeDto>>,
+}
+
+impl Failure {
+    fn of(e: &service::Error) -> Self {
+        use service::Error as E;
+        let kind = e.kind();
+        let mut f = Failure {
+            kind: format!("/problems/{}", kind.code()),
+            title: kind.title(),
+            status: kind.status(),
+            detail: e.to_string(),
+            request_id: telemetry::current_request_id(),
+            current: None,
+            node_id: None,
+            node_state: None,
+            partial_actions: None,
+            failed_action: None,
+            rolled_back: None,
+            retryable: None,
+            changes: None,
+        };
+        match e {
+            E::AlreadyResolved(r) => f.current = Some(CurrentResolution::from(&**r)),
+            E::Stale { node_id, state } => {
+                f.node_id = Some(*node_id);
+                f.node_state = Some(NodeStateDto::from_domain(*state));
+            }
+            E::RevertBlocked(found) => {
+                f.changes = Some(found.iter().map(ChangeDto::from).collect());
+            }
+            E::StepFailed {
+                partial_actions,
+                failed_action,
+                ..
+            } => {
+                f.partial_actions = Some(partial_actions.iter().map(ActionDto::from).collect());
+                f.failed_action = Some(failed_action.clone());
+                f.rolled_back = Some(true);
+                f.retryable = Some(true);
+            }
+            _ => {}
+        }
+        f
+    }
+}
+
 /// A use case's failure as a tool result (or invalid params for invalid fields), with the
 /// problem details REST would answer.
 pub fn failed(e: service::Error) -> ToolResult {
     if let service::Error::Invalid(errors) = e {
         return Err(invalid(errors));
     }
-    let e = ApiError::from(e);
-    if e.status().is_server_error() {
+    if e.kind().status() >= 500 {
         // The cause goes to the log only, as for REST.
         tracing::error!(error = ?e, "tool call failed");
     }
-    let problem = e.problem();
-    let text = format!("{}: {}", problem.title, problem.detail);
-    let value = serde_json::to_value(&problem).unwrap_or_default();
+    let failure = Failure::of(&e);
+    let text = format!("{}: {}", failure.title, failure.detail);
+    let value = serde_json::to_value(&failure).unwrap_or_default();
     let mut result = CallToolResult::structured_error(value);
     result.content = vec![ContentBlock::text(text)];
     Ok(result)

@@ -245,10 +245,11 @@ impl Concord {
             observed_at: a.observed_at,
             embedding: None,
         };
-        let (node, queued) = match nodes::remember(&self.state.services, input, true, None).await {
-            Ok(written) => written,
-            Err(e) => return failed(e),
-        };
+        let (node, queued) =
+            match nodes::remember(&self.state.services, input, true, None, None).await {
+                Ok(written) => written,
+                Err(e) => return failed(e),
+            };
         let conflicts: Vec<Disagreement> = queued
             .into_iter()
             .map(|c| Disagreement::queued(c, &node))
@@ -393,7 +394,7 @@ impl Concord {
             resolved_by: Some(resolved_by(&ctx)),
             note: a.note,
         };
-        let outcome = match conflicts::resolve(&self.state.services, request).await {
+        let outcome = match conflicts::resolve(&self.state.services, request, None).await {
             Ok(o) => o,
             Err(e) => return failed(e),
         };

@@ -11,7 +11,8 @@ use crate::domain::plan::Resolve;
 use crate::domain::resolution::Resolution;
 use crate::domain::revert::{Revert, Reverted};
 use crate::domain::validate::{Errors, check_text};
-use crate::service::{Error, Result, Services};
+use crate::service::idempotency::{self, Claim};
+use crate::service::{Error, Result, Services, replies};
 
 /// Raw filters of a conflict listing, as a front door received them.
 #[derive(Debug, Default)]
@@ -99,8 +100,13 @@ pub struct ResolveConflict {
 }
 
 /// Resolves a conflict in one transaction; repeating the same request replays the stored
-/// result. Waiters wake only when something was written.
-pub async fn resolve(svc: &Services, r: ResolveConflict) -> Result<Resolution> {
+/// result. With a claimed key its reply ([`replies::resolved`]) commits in that transaction.
+/// Waiters wake only when something was written.
+pub async fn resolve(
+    svc: &Services,
+    r: ResolveConflict,
+    claim: Option<&Claim>,
+) -> Result<Resolution> {
     let request = Resolve::parse(
         r.conflict_id,
         &r.resolution,
@@ -109,7 +115,13 @@ pub async fn resolve(svc: &Services, r: ResolveConflict) -> Result<Resolution> {
         r.note,
     )
     .map_err(Error::Invalid)?;
-    let outcome = svc.store.resolve_conflict(request).await?;
+    let outcome = match claim {
+        None => svc.store.resolve_conflict(request).await?,
+        Some(c) => {
+            let pending = svc.store.resolve_conflict_keyed(request).await?;
+            idempotency::commit(c, pending, replies::resolved).await?
+        }
+    };
     if !outcome.replayed {
         svc.notifier.bump();
     }
@@ -124,11 +136,18 @@ pub struct RevertConflict {
     pub note: Option<String>,
 }
 
-/// Undoes a conflict's resolution in one transaction; a retry replays the stored reply.
-/// Waiters wake only when something was written.
-pub async fn revert(svc: &Services, r: RevertConflict) -> Result<Reverted> {
+/// Undoes a conflict's resolution in one transaction; a retry replays the stored reply. With a
+/// claimed key its reply ([`replies::reverted`]) commits in that transaction. Waiters wake
+/// only when something was written.
+pub async fn revert(svc: &Services, r: RevertConflict, claim: Option<&Claim>) -> Result<Reverted> {
     let request = Revert::parse(r.conflict_id, r.reverted_by, r.note).map_err(Error::Invalid)?;
-    let outcome = svc.store.revert_conflict(request).await?;
+    let outcome = match claim {
+        None => svc.store.revert_conflict(request).await?,
+        Some(c) => {
+            let pending = svc.store.revert_conflict_keyed(request).await?;
+            idempotency::commit(c, pending, replies::reverted).await?
+        }
+    };
     if !outcome.replayed {
         svc.notifier.bump();
     }

@@ -322,6 +322,26 @@ impl Detector {
         detect: bool,
         sensitivity: Option<Sensitivity>,
     ) -> StoreResult<(Node, Vec<crate::domain::conflict::Conflict>)> {
+        self.write_node_with(store, node, detect, sensitivity, |node, found| {
+            store.create_node(node, found)
+        })
+        .await
+    }
+
+    /// [`Detector::write_node`], with the node and what detection found written by `write`
+    /// (a keyed request's write commits its reply with it).
+    pub async fn write_node_with<W, F>(
+        &self,
+        store: &dyn Store,
+        node: NewNode,
+        detect: bool,
+        sensitivity: Option<Sensitivity>,
+        write: W,
+    ) -> StoreResult<(Node, Vec<crate::domain::conflict::Conflict>)>
+    where
+        W: FnOnce(NewNode, Vec<DetectedConflict>) -> F,
+        F: Future<Output = StoreResult<(Node, Vec<crate::domain::conflict::Conflict>)>>,
+    {
         let _busy = self.load.enter();
         let (id, probe) = (node.id, Probe::of_new(&node));
         let analyse = || Arc::new(contradiction::analyse(&probe.memory()));
@@ -334,7 +354,7 @@ impl Detector {
         } else {
             (Vec::new(), analyse())
         };
-        let written = store.create_node(node, found).await?;
+        let written = write(node, found).await?;
         // The next writes find this node as a candidate: keep what was worked out already.
         self.analyses.put(id, analysis.fingerprint(), analysis);
         Ok(written)

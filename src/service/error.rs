@@ -1,6 +1,8 @@
 //! What a use case can answer besides its result: outcomes named for what happened, whichever
-//! front door asked. The store's errors convert once, here; REST maps these kinds to problem
-//! details and MCP to tool results, each in one place.
+//! front door asked. The store's errors convert once, here. What both doors report of an
+//! outcome is written here once too: its [`Kind`] (a stable code, a title and a status) and its
+//! text, the detail the caller reads. REST maps these to problem details (`api/error.rs`) and
+//! MCP to tool results (`mcp/reply.rs`), each in one place; neither keeps a table of its own.
 
 use uuid::Uuid;
 
@@ -16,26 +18,31 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The input is invalid; each entry points at a field (a JSON Pointer).
-    #[error("the request is invalid")]
+    #[error("the request has invalid fields")]
     Invalid(Vec<FieldError>),
     /// The thing named (`node`, `conflict`) does not exist.
     #[error("{0} not found")]
     NotFound(&'static str),
     /// A side of the conflict is no longer active: the strategy would leave no current fact.
-    #[error("node {node_id} is {state}, so the strategy would leave no current fact")]
+    #[error(
+        "node {node_id} is {state}: the strategy would leave the conflict without a current fact"
+    )]
     Stale { node_id: Uuid, state: NodeState },
     /// The conflict has another resolution already.
-    #[error("the conflict was already resolved with {}", .0.strategy.as_str())]
+    #[error("the conflict was already resolved with another resolution")]
     AlreadyResolved(Box<Resolution>),
     /// A revert of a conflict that is pending.
     #[error("the conflict is pending: there is no resolution to revert")]
     NotResolved,
     /// Later changes stand in the way of a revert; nothing was written.
-    #[error("later changes are in the way")]
+    #[error("the resolution cannot be reverted: {}", changes_text(.0))]
     RevertBlocked(Vec<Obstacle>),
     /// A step of a resolution (or of a revert, `revert: true`) failed and everything rolled
     /// back.
-    #[error("{} step {failed_action} failed", if *.revert { "revert" } else { "resolution" })]
+    #[error(
+        "the {} failed at {failed_action} and was rolled back",
+        if *.revert { "revert" } else { "resolution" }
+    )]
     StepFailed {
         revert: bool,
         /// The step failed because the database was unreachable or busy (retry later).
@@ -46,25 +53,132 @@ pub enum Error {
         cause: Box<StoreError>,
     },
     /// Too many long polls and event streams wait already (retry later).
-    #[error("too many waiters")]
+    #[error("the service is overloaded; retry later")]
     Overloaded,
     /// The database is unreachable (retry later).
-    #[error("the database is unreachable")]
+    #[error("the database is unreachable; retry later")]
     Unavailable(#[source] StoreError),
     /// Another writer held a lock too long (retry soon).
-    #[error("the database is busy")]
+    #[error("the database is busy with another writer; retry later")]
     Busy(#[source] StoreError),
     /// The database's storage is full (retry once space is freed).
-    #[error("the database's storage is full")]
+    #[error("the database's storage is full; nothing was written, retry once space is freed")]
     StorageFull(#[source] StoreError),
     /// Any other failure: the cause is for the log, not for the caller.
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
 }
 
+/// An outcome's kind as both doors report it: a stable code (REST's problem type
+/// `/problems/<code>`), a title, the same for every occurrence, and a status (REST answers with
+/// it; an MCP tool result carries it in its problem body).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Invalid,
+    NotFound,
+    Stale,
+    AlreadyResolved,
+    NotResolved,
+    RevertBlocked,
+    /// A resolution rolled back; `unavailable`: because the database was (503, else 500).
+    ResolutionFailed {
+        unavailable: bool,
+    },
+    /// A revert rolled back; `unavailable` as for a resolution.
+    RevertFailed {
+        unavailable: bool,
+    },
+    Overloaded,
+    Unavailable,
+    Busy,
+    StorageFull,
+    Internal,
+}
+
+impl Kind {
+    /// The stable code, e.g. `stale-conflict`.
+    pub fn code(self) -> &'static str {
+        self.facts().0
+    }
+
+    /// The short summary, e.g. `Conflict is stale`.
+    pub fn title(self) -> &'static str {
+        self.facts().1
+    }
+
+    /// The status code, e.g. 409.
+    pub fn status(self) -> u16 {
+        self.facts().2
+    }
+
+    fn facts(self) -> (&'static str, &'static str, u16) {
+        use Kind::*;
+        match self {
+            Invalid => ("validation", "Invalid request", 422),
+            NotFound => ("not-found", "Not found", 404),
+            Stale => ("stale-conflict", "Conflict is stale", 409),
+            AlreadyResolved => ("already-resolved", "Conflict already resolved", 409),
+            NotResolved => ("not-resolved", "Conflict not resolved", 409),
+            RevertBlocked => ("revert-conflict", "Later changes in the way", 409),
+            ResolutionFailed { unavailable } => (
+                "resolution-failed",
+                "Resolution failed",
+                failed(unavailable),
+            ),
+            RevertFailed { unavailable } => ("revert-failed", "Revert failed", failed(unavailable)),
+            Overloaded => ("overloaded", "Service overloaded", 503),
+            Unavailable => ("unavailable", "Service unavailable", 503),
+            Busy => ("busy", "Database busy", 503),
+            StorageFull => ("storage-full", "Storage full", 507),
+            Internal => ("internal", "Internal server error", 500),
+        }
+    }
+}
+
+/// A rolled-back step's status: retry later (503) when the database was unavailable, else 500.
+fn failed(unavailable: bool) -> u16 {
+    if unavailable { 503 } else { 500 }
+}
+
+fn changes_text(obstacles: &[Obstacle]) -> String {
+    let parts: Vec<String> = obstacles.iter().map(ToString::to_string).collect();
+    parts.join("; ")
+}
+
 impl Error {
     pub fn invalid(pointer: &str, detail: impl Into<String>) -> Self {
         Self::Invalid(vec![FieldError::new(pointer, detail)])
+    }
+
+    /// How both doors report this outcome.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Self::Invalid(_) => Kind::Invalid,
+            Self::NotFound(_) => Kind::NotFound,
+            Self::Stale { .. } => Kind::Stale,
+            Self::AlreadyResolved(_) => Kind::AlreadyResolved,
+            Self::NotResolved => Kind::NotResolved,
+            Self::RevertBlocked(_) => Kind::RevertBlocked,
+            Self::StepFailed {
+                revert: false,
+                unavailable,
+                ..
+            } => Kind::ResolutionFailed {
+                unavailable: *unavailable,
+            },
+            Self::StepFailed {
+                revert: true,
+                unavailable,
+                ..
+            } => Kind::RevertFailed {
+                unavailable: *unavailable,
+            },
+            Self::Overloaded => Kind::Overloaded,
+            Self::Unavailable(_) => Kind::Unavailable,
+            Self::Busy(_) => Kind::Busy,
+            Self::StorageFull(_) => Kind::StorageFull,
+            Self::Internal(_) => Kind::Internal,
+        }
     }
 }
 

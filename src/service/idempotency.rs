@@ -1,11 +1,98 @@
-//! Idempotency keys: claim a key for a request, store its reply, release it. A keyed write's
-//! reply is committed with its effect by the store (see `store::idempotency`); the front door
-//! only keeps replies that had no effect to commit with (a 4xx, a replay).
+//! Idempotency keys: claim a key for a request, keep its reply, release it. A write a retry may
+//! repeat takes the request's [`Claim`] (if it has one), renders its reply from its outcome
+//! (`service::replies`) and hands that reply to the store as plain bytes, to commit in the same
+//! transaction as the effect ([`commit`]): a crash between the two cannot make a retry execute
+//! the write again. The front door keeps only the replies that had no effect to commit with
+//! (a 4xx, a replay) and releases the key of a request that failed.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::Serialize;
 
 use crate::service::{Result, Services};
+use crate::store::{KeyedReply, Pending, StoreResult};
 
 pub use crate::store::failpoints::lost_reply;
-pub use crate::store::{Claim, IdempotencyBegin, StoredResponse, answer_with};
+pub use crate::store::{IdempotencyBegin, StoredResponse};
+
+/// An `Idempotency-Key` claimed for a request that is running ([`begin`] said `Started`).
+#[derive(Debug)]
+pub struct Claim {
+    scope: String,
+    key: String,
+    saved: AtomicBool,
+}
+
+impl Claim {
+    pub fn new(scope: &str, key: &str) -> Self {
+        Self {
+            scope: scope.to_owned(),
+            key: key.to_owned(),
+            saved: AtomicBool::new(false),
+        }
+    }
+
+    pub fn scope(&self) -> &str {
+        &self.scope
+    }
+
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// Whether the reply was committed with the effect (nothing is left to keep).
+    pub fn saved(&self) -> bool {
+        self.saved.load(Ordering::Acquire)
+    }
+}
+
+/// A write's reply as a retry with the same key gets it back: status, JSON body and
+/// `Location`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    pub status: u16,
+    pub location: Option<String>,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    pub const CONTENT_TYPE: &str = "application/json";
+
+    pub fn json(status: u16, location: Option<String>, body: &impl Serialize) -> Self {
+        Self {
+            status,
+            location,
+            body: serde_json::to_vec(body).expect("reply shapes serialise"),
+        }
+    }
+
+    fn kept(self) -> StoredResponse {
+        StoredResponse {
+            status: self.status,
+            body: self.body,
+            content_type: Some(Self::CONTENT_TYPE.to_owned()),
+            location: self.location,
+        }
+    }
+}
+
+/// Commits a keyed write with the reply `render` makes of its outcome, in one transaction.
+pub(crate) async fn commit<T>(
+    claim: &Claim,
+    pending: Pending<'_, T>,
+    render: fn(&T) -> Reply,
+) -> StoreResult<T> {
+    let reply = KeyedReply {
+        scope: &claim.scope,
+        key: &claim.key,
+        response: render(pending.outcome()).kept(),
+    };
+    let (outcome, kept) = pending.commit(reply).await?;
+    if kept {
+        claim.saved.store(true, Ordering::Release);
+    }
+    Ok(outcome)
+}
 
 /// Claims `key` in `scope` for the request with this fingerprint, or says why not.
 pub async fn begin(
@@ -17,7 +104,7 @@ pub async fn begin(
     Ok(svc.store.idempotency_begin(scope, key, fingerprint).await?)
 }
 
-/// Stores the reply of a claimed key.
+/// Keeps the reply of a claimed key whose request had no effect to commit it with.
 pub async fn finish(svc: &Services, scope: &str, key: &str, reply: StoredResponse) -> Result<()> {
     Ok(svc.store.idempotency_finish(scope, key, reply).await?)
 }

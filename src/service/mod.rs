@@ -4,7 +4,10 @@
 //! replies; with the optional LLM judge they consult and the memo warm-up at start. Each use
 //! case takes the [`Services`] (its dependencies, built by the composition root) and returns
 //! domain types or an [`Error`] that names the outcome; REST handlers and MCP tools only parse
-//! and shape. Nothing here knows HTTP or MCP.
+//! and shape. Nothing here knows axum or rmcp: what the doors report is plain data, an
+//! outcome's [`Kind`] (stable code, title, status) and, for a write a retry may repeat, the
+//! reply's bytes ([`replies`]), which a request holding an idempotency key commits with the
+//! write ([`idempotency`]).
 
 pub mod conflicts;
 pub mod detect;
@@ -21,6 +24,7 @@ pub mod nodes;
 pub mod policy;
 pub mod queue;
 pub mod recall;
+pub mod replies;
 pub mod report;
 pub mod sources;
 pub mod warmup;
@@ -30,7 +34,7 @@ use std::sync::Arc;
 use crate::store::Store;
 use crate::store::notify::Notifier;
 
-pub use error::{Error, Result};
+pub use error::{Error, Kind, Result};
 
 use detect::Detector;
 

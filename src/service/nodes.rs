@@ -10,7 +10,8 @@ use crate::domain::cursor::Page;
 use crate::domain::node::{NewNode, Node, NodeInput, NodePatch};
 use crate::domain::time;
 use crate::service::detect::{Finding, Probe, credibility_table, recommend_for};
-use crate::service::{Error, Result, Services};
+use crate::service::idempotency::{self, Claim};
+use crate::service::{Error, Result, Services, replies};
 pub use crate::store::NodeQuery;
 
 /// A contradiction a check found; nothing was queued for it.
@@ -37,17 +38,29 @@ impl Hit {
 }
 
 /// Validates and stores a node, with the conflicts detection finds (unless `detect` is
-/// false) in the same transaction, and wakes waiters when any was queued.
+/// false) in the same transaction, and wakes waiters when any was queued. With a claimed key
+/// its reply ([`replies::node_written`]) commits in that transaction.
 pub async fn remember(
     svc: &Services,
     input: NodeInput,
     detect: bool,
     sensitivity: Option<Sensitivity>,
+    claim: Option<&Claim>,
 ) -> Result<(Node, Vec<Conflict>)> {
     let node = NewNode::parse(input, time::now()).map_err(Error::Invalid)?;
+    let store = &*svc.store;
+    let write = |node, found| async move {
+        match claim {
+            None => store.create_node(node, found).await,
+            Some(c) => {
+                let pending = store.create_node_keyed(node, found).await?;
+                idempotency::commit(c, pending, replies::node_written).await
+            }
+        }
+    };
     let (node, conflicts) = svc
         .detector
-        .write_node(&*svc.store, node, detect, sensitivity)
+        .write_node_with(store, node, detect, sensitivity, write)
         .await?;
     if !conflicts.is_empty() {
         svc.notifier.bump();

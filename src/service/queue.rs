@@ -9,7 +9,8 @@ use crate::domain::node::MAX_BODY_BYTES;
 use crate::domain::time;
 use crate::domain::validate::{Errors, check_text};
 use crate::service::detect::{Probe, credibility_table, recommend_for};
-use crate::service::{Error, Result, Services};
+use crate::service::idempotency::{self, Claim};
+use crate::service::{Error, Result, Services, replies};
 use crate::store::StoreError;
 
 /// Raw fields of `POST /conflicts`.
@@ -64,16 +65,25 @@ impl ManualConflict {
     }
 }
 
-/// Queues the conflict; returns the existing pending one (and `false`) for a known pair.
-pub async fn queue(svc: &Services, m: ManualConflict) -> Result<(Conflict, bool)> {
-    let (conflict, created) = queue_in(svc, m).await?;
+/// Queues the conflict; returns the existing pending one (and `false`) for a known pair. With
+/// a claimed key its reply ([`replies::conflict_queued`]) commits with it.
+pub async fn queue(
+    svc: &Services,
+    m: ManualConflict,
+    claim: Option<&Claim>,
+) -> Result<(Conflict, bool)> {
+    let (conflict, created) = queue_in(svc, m, claim).await?;
     if created {
         svc.notifier.bump();
     }
     Ok((conflict, created))
 }
 
-async fn queue_in(svc: &Services, m: ManualConflict) -> Result<(Conflict, bool)> {
+async fn queue_in(
+    svc: &Services,
+    m: ManualConflict,
+    claim: Option<&Claim>,
+) -> Result<(Conflict, bool)> {
     m.validate().map_err(Error::Invalid)?;
     let store = &*svc.store;
     let missing = |pointer: &str| {
@@ -111,20 +121,25 @@ async fn queue_in(svc: &Services, m: ManualConflict) -> Result<(Conflict, bool)>
     };
     let table = credibility_table(store).await?;
     let recommendation = recommend_for(&old, &probe, &table);
-    store
-        .queue_conflict(NewConflict {
-            id: Uuid::now_v7(),
-            old_node_id: old.id,
-            new_node_id: m.new_node_id,
-            new_content: m.new_content,
-            conflict_type: m
-                .conflict_type
-                .unwrap_or_else(|| "direct-contradiction".into()),
-            detection: Detection::manual(),
-            recommendation,
-            note: m.note,
-            created_at: now,
-        })
-        .await
-        .map_err(missing("/old_node_id"))
+    let conflict = NewConflict {
+        id: Uuid::now_v7(),
+        old_node_id: old.id,
+        new_node_id: m.new_node_id,
+        new_content: m.new_content,
+        conflict_type: m
+            .conflict_type
+            .unwrap_or_else(|| "direct-contradiction".into()),
+        detection: Detection::manual(),
+        recommendation,
+        note: m.note,
+        created_at: now,
+    };
+    let queued = match claim {
+        None => store.queue_conflict(conflict).await,
+        Some(c) => match store.queue_conflict_keyed(conflict).await {
+            Ok(pending) => idempotency::commit(c, pending, replies::conflict_queued).await,
+            Err(e) => Err(e),
+        },
+    };
+    queued.map_err(missing("/old_node_id"))
 }

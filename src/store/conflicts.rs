@@ -245,17 +245,7 @@ pub async fn source_verdicts<B: Backend>(store: &B) -> StoreResult<Vec<SourceSta
 async fn source_rows<B: Backend>(store: &B, sql: &'static str) -> StoreResult<Vec<SourceStats>> {
     let mut conn = store.pool().acquire().await?;
     let rows = B::query(sql).all(&mut conn).await?;
-    rows.iter()
-        .map(|r| {
-            let c = Cols::<B::Db>::new(r);
-            Ok(SourceStats {
-                source: c.get("source")?,
-                upheld: c.get("upheld")?,
-                contradicted: c.get("contradicted")?,
-                nodes: c.get("nodes")?,
-            })
-        })
-        .collect()
+    rows.iter().map(rows::source_stats::<B::Db>).collect()
 }
 
 /// Counts a verdict for a source, in the resolution's transaction.
@@ -314,15 +304,7 @@ pub async fn list_reports<B: Backend>(
     .await?;
     let reports = rows
         .iter()
-        .map(|r| {
-            let c = Cols::<B::Db>::new(r);
-            Ok(StoredReport {
-                id: c.id("report_id")?,
-                topic: c.get("topic")?,
-                report: c.json("report")?,
-                created_at: c.ts("created_at")?,
-            })
-        })
+        .map(rows::report::<B::Db>)
         .collect::<StoreResult<Vec<_>>>()?;
     Ok(Page::from_rows(reports, limit, |r| {
         Cursor::new(time::format(&r.created_at), r.id)

@@ -4,7 +4,8 @@
 use sqlx::types::Json;
 use uuid::Uuid;
 
-use super::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
+use super::backend::{Backend, Conn, Id, QueryExt, Ts};
+use super::rows::{self, LatestEntry};
 use super::{StoreError, StoreResult};
 use crate::domain::history::HistoryEntry;
 use crate::domain::pre_image::PreImage;
@@ -52,19 +53,11 @@ pub async fn list<B: Backend>(store: &B, conflict_id: Uuid) -> StoreResult<Vec<H
     .arg(Id(conflict_id))
     .all(&mut conn)
     .await?;
-    rows.iter()
-        .map(super::rows::history_entry::<B::Db>)
-        .collect()
+    rows.iter().map(rows::history_entry::<B::Db>).collect()
 }
 
 /// A conflict's latest entry with its id and pre-image, read inside a transaction.
-pub struct Latest {
-    pub entry_id: i64,
-    pub entry: HistoryEntry,
-    pub pre_image: Option<PreImage>,
-}
-
-pub async fn latest<B: Backend>(conn: &mut Conn<B>, conflict_id: Uuid) -> StoreResult<Latest> {
+pub async fn latest<B: Backend>(conn: &mut Conn<B>, conflict_id: Uuid) -> StoreResult<LatestEntry> {
     let row = B::query(
         "select entry_id, at, kind, by_whom, resolution, note, actions, pre_image \
          from conflict_history where conflict_id = $1 order by entry_id desc limit 1",
@@ -77,10 +70,5 @@ pub async fn latest<B: Backend>(conn: &mut Conn<B>, conflict_id: Uuid) -> StoreR
             "conflict {conflict_id} has no history"
         )))
     })?;
-    let c = Cols::<B::Db>::new(&row);
-    Ok(Latest {
-        entry_id: c.get("entry_id")?,
-        entry: super::rows::history_entry::<B::Db>(&row)?,
-        pre_image: c.opt_json("pre_image")?,
-    })
+    rows::latest_entry::<B::Db>(&row)
 }

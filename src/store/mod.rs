@@ -100,7 +100,6 @@ use crate::domain::time::Timestamp;
 
 pub use error::{Failure, Refusal, StoreError};
 pub use health::WriteHealth;
-pub use idempotency::{Claim, answer_with};
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
@@ -145,6 +144,43 @@ pub struct StoredResponse {
     pub body: Vec<u8>,
     pub content_type: Option<String>,
     pub location: Option<String>,
+}
+
+/// A keyed request's reply, to store for its key in the transaction of its effect.
+#[derive(Debug, Clone)]
+pub struct KeyedReply<'a> {
+    pub scope: &'a str,
+    pub key: &'a str,
+    pub response: StoredResponse,
+}
+
+/// A keyed write done in its transaction and not yet committed (the `*_keyed` methods of
+/// [`Store`]): the caller makes the reply from [`Pending::outcome`] and commits both at once
+/// with [`Pending::commit`], so no moment exists where the effect is committed and its key
+/// still looks unanswered. Dropped, it rolls back.
+pub struct Pending<'a, T> {
+    outcome: T,
+    tx: Box<dyn Finish + 'a>,
+}
+
+impl<T> Pending<'_, T> {
+    pub fn outcome(&self) -> &T {
+        &self.outcome
+    }
+
+    /// Stores `reply` for its key and commits it with the effect. The flag is false when the
+    /// write only read (a replayed resolution or revert): nothing was committed, and the reply
+    /// is for the caller to keep ([`Store::idempotency_finish`]).
+    pub async fn commit(self, reply: KeyedReply<'_>) -> StoreResult<(T, bool)> {
+        let kept = self.tx.finish(reply).await?;
+        Ok((self.outcome, kept))
+    }
+}
+
+/// The commit a [`Pending`] write is waiting for.
+#[async_trait]
+trait Finish: Send {
+    async fn finish(self: Box<Self>, reply: KeyedReply<'_>) -> StoreResult<bool>;
 }
 
 /// What detection needs to know of a stored node.
@@ -259,6 +295,12 @@ pub trait Store: Send + Sync + 'static {
         node: NewNode,
         found: Vec<DetectedConflict>,
     ) -> StoreResult<(Node, Vec<Conflict>)>;
+    /// [`Store::create_node`] for a keyed request: its reply commits with it ([`Pending`]).
+    async fn create_node_keyed<'a>(
+        &'a self,
+        node: NewNode,
+        found: Vec<DetectedConflict>,
+    ) -> StoreResult<Pending<'a, (Node, Vec<Conflict>)>>;
     /// Writes many nodes in one transaction, without detection (as `POST /nodes?detect=false`
     /// writes each): every node's search tokens, and so its postings, labels and full-text
     /// rows, exactly as [`Store::create_node`] keeps them. For imports and preloads, where a
@@ -273,18 +315,35 @@ pub trait Store: Send + Sync + 'static {
     async fn embedding_dim(&self) -> StoreResult<Option<usize>>;
 
     async fn create_edge(&self, edge: Edge) -> StoreResult<Edge>;
+    /// [`Store::create_edge`] for a keyed request: its reply commits with it ([`Pending`]).
+    async fn create_edge_keyed<'a>(&'a self, edge: Edge) -> StoreResult<Pending<'a, Edge>>;
     async fn list_edges(&self, node_id: Uuid, query: EdgeQuery) -> StoreResult<Page<Edge>>;
 
     async fn candidates(&self, query: CandidateQuery) -> StoreResult<Vec<Candidate>>;
 
     /// Queues a conflict; returns the existing pending one (and `false`) for a known pair.
     async fn queue_conflict(&self, conflict: NewConflict) -> StoreResult<(Conflict, bool)>;
+    /// [`Store::queue_conflict`] for a keyed request: its reply commits with it ([`Pending`]).
+    async fn queue_conflict_keyed<'a>(
+        &'a self,
+        conflict: NewConflict,
+    ) -> StoreResult<Pending<'a, (Conflict, bool)>>;
     async fn get_conflict(&self, id: Uuid) -> StoreResult<Conflict>;
     async fn list_conflicts(&self, filter: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)>;
     async fn conflict_stats(&self) -> StoreResult<ConflictStats>;
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution>;
+    /// [`Store::resolve_conflict`] for a keyed request: its reply commits with it ([`Pending`]).
+    async fn resolve_conflict_keyed<'a>(
+        &'a self,
+        request: Resolve,
+    ) -> StoreResult<Pending<'a, Resolution>>;
     /// Undoes a conflict's resolution; a retry replays the stored reply.
     async fn revert_conflict(&self, request: Revert) -> StoreResult<Reverted>;
+    /// [`Store::revert_conflict`] for a keyed request: its reply commits with it ([`Pending`]).
+    async fn revert_conflict_keyed<'a>(
+        &'a self,
+        request: Revert,
+    ) -> StoreResult<Pending<'a, Reverted>>;
     /// Every change of a conflict, oldest first.
     async fn conflict_history(&self, id: Uuid) -> StoreResult<Vec<HistoryEntry>>;
 
@@ -370,6 +429,46 @@ where
     result
 }
 
+/// A unit of work committed on its own.
+async fn committed<B: Backend, T>(
+    open: impl std::future::Future<Output = StoreResult<units::Open<B, T>>>,
+) -> StoreResult<T> {
+    open.await?.commit().await
+}
+
+/// A keyed write: retried as [`unit_of_work`] retries, up to its commit, which waits for the
+/// reply ([`Pending`]); the write path's health is recorded when it fails or commits.
+async fn keyed_unit<'a, B: Backend, T, F, Fut>(store: &'a B, work: F) -> StoreResult<Pending<'a, T>>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = StoreResult<units::Open<B, T>>>,
+{
+    let open = retry_deadlocks(store.deadlock_retries(), work).await;
+    if open.is_err() {
+        store.health().record(&open);
+    }
+    let units::Open { outcome, tx } = open?;
+    Ok(Pending {
+        outcome,
+        tx: Box::new(Keyed { store, tx }),
+    })
+}
+
+/// A keyed write's open transaction, with the store whose write health its commit records.
+struct Keyed<'a, B: Backend> {
+    store: &'a B,
+    tx: units::Uncommitted<B>,
+}
+
+#[async_trait]
+impl<B: Backend> Finish for Keyed<'_, B> {
+    async fn finish(self: Box<Self>, reply: KeyedReply<'_>) -> StoreResult<bool> {
+        let result = self.tx.commit(Some(reply)).await;
+        self.store.health().record(&result);
+        result
+    }
+}
+
 #[async_trait]
 impl<B: Backend> Store for B {
     fn backend(&self) -> &'static str {
@@ -394,6 +493,17 @@ impl<B: Backend> Store for B {
     ) -> StoreResult<(Node, Vec<Conflict>)> {
         unit_of_work(self, || {
             units::nodes::create(self, node.clone(), found.clone())
+        })
+        .await
+    }
+
+    async fn create_node_keyed<'a>(
+        &'a self,
+        node: NewNode,
+        found: Vec<DetectedConflict>,
+    ) -> StoreResult<Pending<'a, (Node, Vec<Conflict>)>> {
+        keyed_unit(self, || {
+            units::nodes::write(self, node.clone(), found.clone())
         })
         .await
     }
@@ -427,7 +537,11 @@ impl<B: Backend> Store for B {
     }
 
     async fn create_edge(&self, edge: Edge) -> StoreResult<Edge> {
-        unit_of_work(self, || units::edges::create(self, edge.clone())).await
+        unit_of_work(self, || committed(units::edges::create(self, edge.clone()))).await
+    }
+
+    async fn create_edge_keyed<'a>(&'a self, edge: Edge) -> StoreResult<Pending<'a, Edge>> {
+        keyed_unit(self, || units::edges::create(self, edge.clone())).await
     }
 
     async fn list_edges(&self, node_id: Uuid, query: EdgeQuery) -> StoreResult<Page<Edge>> {
@@ -439,7 +553,17 @@ impl<B: Backend> Store for B {
     }
 
     async fn queue_conflict(&self, conflict: NewConflict) -> StoreResult<(Conflict, bool)> {
-        unit_of_work(self, || units::conflicts::queue(self, conflict.clone())).await
+        unit_of_work(self, || {
+            committed(units::conflicts::queue(self, conflict.clone()))
+        })
+        .await
+    }
+
+    async fn queue_conflict_keyed<'a>(
+        &'a self,
+        conflict: NewConflict,
+    ) -> StoreResult<Pending<'a, (Conflict, bool)>> {
+        keyed_unit(self, || units::conflicts::queue(self, conflict.clone())).await
     }
 
     async fn get_conflict(&self, id: Uuid) -> StoreResult<Conflict> {
@@ -455,11 +579,31 @@ impl<B: Backend> Store for B {
     }
 
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution> {
-        unit_of_work(self, || units::resolution::resolve(self, request.clone())).await
+        unit_of_work(self, || {
+            committed(units::resolution::resolve(self, request.clone()))
+        })
+        .await
+    }
+
+    async fn resolve_conflict_keyed<'a>(
+        &'a self,
+        request: Resolve,
+    ) -> StoreResult<Pending<'a, Resolution>> {
+        keyed_unit(self, || units::resolution::resolve(self, request.clone())).await
     }
 
     async fn revert_conflict(&self, request: Revert) -> StoreResult<Reverted> {
-        unit_of_work(self, || units::revert::revert(self, request.clone())).await
+        unit_of_work(self, || {
+            committed(units::revert::revert(self, request.clone()))
+        })
+        .await
+    }
+
+    async fn revert_conflict_keyed<'a>(
+        &'a self,
+        request: Revert,
+    ) -> StoreResult<Pending<'a, Reverted>> {
+        keyed_unit(self, || units::revert::revert(self, request.clone())).await
     }
 
     async fn conflict_history(&self, id: Uuid) -> StoreResult<Vec<HistoryEntry>> {

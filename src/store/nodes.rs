@@ -311,20 +311,10 @@ pub async fn candidates<B: Backend>(store: &B, q: CandidateQuery) -> StoreResult
 /// Appends the candidates of `rows` not already in `out`.
 fn add_unseen<B: Backend>(out: &mut Vec<Candidate>, rows: &[Row<B>]) -> StoreResult<()> {
     for row in rows {
-        let c = candidate::<B>(row)?;
+        let c = rows::candidate::<B::Db>(row)?;
         if !out.iter().any(|o| o.node.id == c.node.id) {
             out.push(c);
         }
     }
     Ok(())
-}
-
-pub(crate) fn candidate<B: Backend>(row: &Row<B>) -> StoreResult<Candidate> {
-    let c = Cols::<B::Db>::new(row);
-    let embedding: Option<Vec<u8>> = c.get("embedding")?;
-    Ok(Candidate {
-        node: rows::some_node::<B::Db>(row)?,
-        embedding: embedding.as_deref().map(dn::embedding_from_bytes),
-        remembered: c.get("remembered")?,
-    })
 }

@@ -1,17 +1,20 @@
 //! Reads a resolution's pre-image (`domain::pre_image`) inside its transaction, after the locks
 //! and before the first step, and the same rows again when a revert checks what changed since.
+//! The rows are mapped in `rows.rs`.
 
 use std::collections::BTreeSet;
 
 use uuid::Uuid;
 
-use super::backend::{Backend, Cols, Conn, Id, QueryExt, Row};
+use super::backend::{Backend, Conn, Id, QueryExt};
+use super::rows;
+use super::sql::node_columns;
 use super::{StoreError, StoreResult};
-use crate::domain::conflict::{Conflict, Strategy, hex};
+use crate::domain::conflict::{Conflict, Strategy};
 use crate::domain::plan::{Plan, Step};
 use crate::domain::pre_image::{
-    ConflictBefore, ConflictImage, EdgeImage, HistoryImage, NodeChange, NodeImage, PreImage,
-    SourceBefore, SourceRow, SourceVerdict,
+    ConflictImage, EdgeImage, HistoryImage, NodeChange, NodeImage, PreImage, SourceBefore,
+    SourceRow, SourceVerdict,
 };
 
 /// What the plan's steps will overwrite, read before they run.
@@ -29,14 +32,8 @@ pub async fn capture<B: Backend>(
     .optional(conn)
     .await?
     .ok_or(StoreError::NotFound("conflict"))?;
-    let c = Cols::<B::Db>::new(&row);
     let mut pre = PreImage {
-        conflict: ConflictBefore {
-            note: c.get("note")?,
-            new_node_id: c.opt_id("new_node_id")?,
-            new_content: c.get("new_content")?,
-            updated_at: c.ts("updated_at")?,
-        },
+        conflict: rows::conflict_before::<B::Db>(&row)?,
         nodes: Vec::new(),
         edges: Vec::new(),
         conflicts: Vec::new(),
@@ -92,34 +89,18 @@ pub async fn node_image<B: Backend>(
     conn: &mut Conn<B>,
     id: Uuid,
 ) -> StoreResult<Option<NodeImage>> {
-    let row = B::query(
-        "select node_id, title, body, memory_type, labels, scope, source, confidence, state, \
-         observed_at, created_at, updated_at, embedding, embedding_dim, search_tokens \
-         from nodes where node_id = $1",
-    )
+    let row = B::query(concat!(
+        "select ",
+        node_columns!("n", ""),
+        ", n.embedding, n.embedding_dim, n.search_tokens from nodes n where n.node_id = $1"
+    ))
     .arg(Id(id))
     .optional(conn)
     .await?;
-    let Some(row) = row else { return Ok(None) };
-    let c = Cols::<B::Db>::new(&row);
-    let embedding: Option<Vec<u8>> = c.get("embedding")?;
-    Ok(Some(NodeImage {
-        node_id: c.id("node_id")?,
-        title: c.get("title")?,
-        body: c.get("body")?,
-        memory_type: c.get("memory_type")?,
-        labels: c.json("labels")?,
-        scope: c.get("scope")?,
-        source: c.get("source")?,
-        confidence: c.get("confidence")?,
-        state: c.get("state")?,
-        observed_at: c.ts("observed_at")?,
-        created_at: c.ts("created_at")?,
-        updated_at: c.ts("updated_at")?,
-        embedding: embedding.as_deref().map(hex),
-        embedding_dim: c.get("embedding_dim")?,
-        search_tokens: c.get("search_tokens")?,
-    }))
+    match row {
+        Some(row) => rows::node_image::<B::Db>(&row),
+        None => Ok(None),
+    }
 }
 
 async fn edges_of<B: Backend>(conn: &mut Conn<B>, node: Uuid) -> StoreResult<Vec<EdgeImage>> {
@@ -131,7 +112,7 @@ async fn edges_of<B: Backend>(conn: &mut Conn<B>, node: Uuid) -> StoreResult<Vec
     .arg(Id(node))
     .all(conn)
     .await?;
-    rows.iter().map(super::rows::edge_image::<B::Db>).collect()
+    rows.iter().map(rows::edge_image::<B::Db>).collect()
 }
 
 /// The other conflicts naming `node`, each with its history when deleting the node deletes it.
@@ -152,39 +133,13 @@ async fn conflicts_of<B: Backend>(
     .await?;
     let mut out = Vec::with_capacity(rows.len());
     for row in &rows {
-        let mut image = conflict_image::<B>(row)?;
+        let mut image = rows::conflict_image::<B::Db>(row)?;
         if image.deleted_with(node) {
             image.history = history_of::<B>(conn, image.conflict_id).await?;
         }
         out.push(image);
     }
     Ok(out)
-}
-
-fn conflict_image<B: Backend>(row: &Row<B>) -> StoreResult<ConflictImage> {
-    let c = Cols::<B::Db>::new(row);
-    Ok(ConflictImage {
-        conflict_id: c.id("conflict_id")?,
-        seq: c.get("seq")?,
-        old_node_id: c.opt_id("old_node_id")?,
-        new_node_id: c.opt_id("new_node_id")?,
-        new_content: c.get("new_content")?,
-        new_key: c.get("new_key")?,
-        conflict_type: c.get("conflict_type")?,
-        detection: c.json("detection")?,
-        recommendation: c.json("recommendation")?,
-        status: c.get("status")?,
-        resolution: c.get("resolution")?,
-        merged_content: c.get("merged_content")?,
-        resolved_at: c.opt_ts("resolved_at")?,
-        resolved_by: c.get("resolved_by")?,
-        note: c.get("note")?,
-        actions: c.opt_json("actions")?,
-        outcome: c.opt_json("outcome")?,
-        created_at: c.ts("created_at")?,
-        updated_at: c.ts("updated_at")?,
-        history: Vec::new(),
-    })
 }
 
 async fn history_of<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreResult<Vec<HistoryImage>> {
@@ -195,21 +150,7 @@ async fn history_of<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreResult<Vec
     .arg(Id(id))
     .all(conn)
     .await?;
-    rows.iter()
-        .map(|row| {
-            let c = Cols::<B::Db>::new(row);
-            Ok(HistoryImage {
-                entry_id: c.get("entry_id")?,
-                at: c.ts("at")?,
-                kind: c.get("kind")?,
-                by_whom: c.get("by_whom")?,
-                resolution: c.get("resolution")?,
-                note: c.get("note")?,
-                actions: c.json("actions")?,
-                pre_image: c.opt_json("pre_image")?,
-            })
-        })
-        .collect()
+    rows.iter().map(rows::history_image::<B::Db>).collect()
 }
 
 /// A source's counter row, or `None` when it has none.
@@ -223,16 +164,7 @@ pub async fn source_row<B: Backend>(
     .arg(source)
     .optional(conn)
     .await?;
-    row.map(|row| {
-        let c = Cols::<B::Db>::new(&row);
-        Ok(SourceRow {
-            upheld: c.get("upheld")?,
-            contradicted: c.get("contradicted")?,
-            created_at: c.ts("created_at")?,
-            updated_at: c.ts("updated_at")?,
-        })
-    })
-    .transpose()
+    row.map(|row| rows::source_row::<B::Db>(&row)).transpose()
 }
 
 /// `(source, upheld)` pairs a verdict counts: `new_is_current` upholds the new side's source and

@@ -1,17 +1,36 @@
-//! Row decoding, written once per row type (node, conflict, edge, edge pre-image, history
-//! entry): [`Cols`] reads ids, timestamps and JSON the way each database stores them, so a row
-//! maps the same on both.
+//! Row decoding, written once per row type and nowhere else in the store: [`Cols`] reads ids,
+//! timestamps and JSON the way each database stores them, so a row maps the same on both.
+//!
+//! | Table             | Row types                                                          |
+//! |-------------------|--------------------------------------------------------------------|
+//! | `nodes`           | [`node`] (also a conflict's joined sides), [`candidate`], [`node_image`] |
+//! | `edges`           | [`edge`], [`edge_image`]                                           |
+//! | `conflict_queue`  | [`conflict`], [`conflict_image`], [`conflict_before`], [`conflict_refs`] |
+//! | `conflict_history`| [`history_entry`], [`latest_entry`], [`history_image`]             |
+//! | `sources`         | [`source_row`], [`source_stats`]                                   |
+//! | `conflict_reports`| [`report`]                                                         |
+//! | `events`          | [`event`]                                                          |
+//! | `idempotency_keys`| [`stored_response`]                                                |
+//!
+//! A pre-image (`*_image`, `conflict_before`, `source_row`) keeps a row as stored, every column
+//! and its text as written; where it has the typed row's columns it is built on that row's
+//! mapping (a node image on [`node`], an edge image on [`edge`], a history image on
+//! [`history_entry`]), so no column is decoded twice. The SQLite candidate search decodes its
+//! packed rows by position (`sqlite/search.rs`); a test there holds it equal to [`candidate`].
 
-use super::StoreError;
 use super::StoreResult;
 use super::backend::{Cols, Sql, Ts};
+use super::{Candidate, Event, SourceStats, StoreError, StoredReport, StoredResponse};
 use crate::domain::FieldError;
-use crate::domain::conflict::Conflict;
+use crate::domain::conflict::{Conflict, hex};
 use crate::domain::cursor::Cursor;
 use crate::domain::edge::Edge;
 use crate::domain::history::HistoryEntry;
-use crate::domain::node::Node;
-use crate::domain::pre_image::EdgeImage;
+use crate::domain::node::{self as dn, Node};
+use crate::domain::pre_image::{
+    ConflictBefore, ConflictImage, ConflictRefs, EdgeImage, HistoryImage, NodeImage, PreImage,
+    SourceRow,
+};
 use crate::domain::time;
 use crate::store::Refusal;
 
@@ -41,7 +60,46 @@ pub fn node<D: Sql>(row: &D::Row, prefix: &'static str) -> StoreResult<Option<No
 
 /// A node of an unprefixed row that must be there.
 pub fn some_node<D: Sql>(row: &D::Row) -> StoreResult<Node> {
-    node::<D>(row, "")?.ok_or(super::StoreError::NotFound("node"))
+    node::<D>(row, "")?.ok_or(StoreError::NotFound("node"))
+}
+
+/// A node as a pre-image keeps it: the node's columns ([`node`]) and `embedding`,
+/// `embedding_dim` and `search_tokens`; `None` when the node is absent.
+pub fn node_image<D: Sql>(row: &D::Row) -> StoreResult<Option<NodeImage>> {
+    let Some(n) = node::<D>(row, "")? else {
+        return Ok(None);
+    };
+    let c = Cols::<D>::new(row);
+    let embedding: Option<Vec<u8>> = c.get("embedding")?;
+    Ok(Some(NodeImage {
+        node_id: n.id,
+        title: n.title,
+        body: n.body,
+        memory_type: n.memory_type,
+        labels: n.labels,
+        scope: n.scope,
+        source: n.source,
+        confidence: n.confidence,
+        state: n.state.as_str().to_owned(),
+        observed_at: n.observed_at,
+        created_at: n.created_at,
+        updated_at: n.updated_at,
+        embedding: embedding.as_deref().map(hex),
+        embedding_dim: c.get("embedding_dim")?,
+        search_tokens: c.get("search_tokens")?,
+    }))
+}
+
+/// A detection candidate: a node ([`node`]) with its `embedding` and whether a verdict on the
+/// pair exists already (`remembered`).
+pub fn candidate<D: Sql>(row: &D::Row) -> StoreResult<Candidate> {
+    let c = Cols::<D>::new(row);
+    let embedding: Option<Vec<u8>> = c.get("embedding")?;
+    Ok(Candidate {
+        node: some_node::<D>(row)?,
+        embedding: embedding.as_deref().map(dn::embedding_from_bytes),
+        remembered: c.get("remembered")?,
+    })
 }
 
 /// An edge (`edge_id`, `source_id`, … `created_at`).
@@ -90,6 +148,40 @@ pub fn history_entry<D: Sql>(row: &D::Row) -> StoreResult<HistoryEntry> {
     })
 }
 
+/// A history entry with its id and the pre-image it keeps, as a revert reads the latest one.
+pub struct LatestEntry {
+    pub entry_id: i64,
+    pub entry: HistoryEntry,
+    pub pre_image: Option<PreImage>,
+}
+
+/// [`history_entry`] with `entry_id` and `pre_image`.
+pub fn latest_entry<D: Sql>(row: &D::Row) -> StoreResult<LatestEntry> {
+    let c = Cols::<D>::new(row);
+    Ok(LatestEntry {
+        entry_id: c.get("entry_id")?,
+        entry: history_entry::<D>(row)?,
+        pre_image: c.opt_json("pre_image")?,
+    })
+}
+
+/// A history entry as a pre-image keeps it: [`history_entry`] with `entry_id` and its own
+/// `pre_image` as stored.
+pub fn history_image<D: Sql>(row: &D::Row) -> StoreResult<HistoryImage> {
+    let c = Cols::<D>::new(row);
+    let e = history_entry::<D>(row)?;
+    Ok(HistoryImage {
+        entry_id: c.get("entry_id")?,
+        at: e.at,
+        kind: e.kind.as_str().to_owned(),
+        by_whom: e.by,
+        resolution: e.resolution.map(|r| r.as_str().to_owned()),
+        note: e.note,
+        actions: e.actions,
+        pre_image: c.opt_json("pre_image")?,
+    })
+}
+
 /// A conflict with both of its nodes (`conflict_columns!()`).
 pub fn conflict<D: Sql>(row: &D::Row) -> StoreResult<Conflict> {
     let c = Cols::<D>::new(row);
@@ -116,6 +208,116 @@ pub fn conflict<D: Sql>(row: &D::Row) -> StoreResult<Conflict> {
 
 pub fn conflicts<D: Sql>(rows: &[D::Row]) -> StoreResult<Vec<Conflict>> {
     rows.iter().map(conflict::<D>).collect()
+}
+
+/// A whole `conflict_queue` row as a pre-image keeps it (its history is read apart).
+pub fn conflict_image<D: Sql>(row: &D::Row) -> StoreResult<ConflictImage> {
+    let c = Cols::<D>::new(row);
+    Ok(ConflictImage {
+        conflict_id: c.id("conflict_id")?,
+        seq: c.get("seq")?,
+        old_node_id: c.opt_id("old_node_id")?,
+        new_node_id: c.opt_id("new_node_id")?,
+        new_content: c.get("new_content")?,
+        new_key: c.get("new_key")?,
+        conflict_type: c.get("conflict_type")?,
+        detection: c.json("detection")?,
+        recommendation: c.json("recommendation")?,
+        status: c.get("status")?,
+        resolution: c.get("resolution")?,
+        merged_content: c.get("merged_content")?,
+        resolved_at: c.opt_ts("resolved_at")?,
+        resolved_by: c.get("resolved_by")?,
+        note: c.get("note")?,
+        actions: c.opt_json("actions")?,
+        outcome: c.opt_json("outcome")?,
+        created_at: c.ts("created_at")?,
+        updated_at: c.ts("updated_at")?,
+        history: Vec::new(),
+    })
+}
+
+/// What a resolution overwrites of its own conflict row (`note`, `new_node_id`, `new_content`,
+/// `updated_at`).
+pub fn conflict_before<D: Sql>(row: &D::Row) -> StoreResult<ConflictBefore> {
+    let c = Cols::<D>::new(row);
+    Ok(ConflictBefore {
+        note: c.get("note")?,
+        new_node_id: c.opt_id("new_node_id")?,
+        new_content: c.get("new_content")?,
+        updated_at: c.ts("updated_at")?,
+    })
+}
+
+/// The nodes and text a conflict refers to (`old_node_id`, `new_node_id`, `new_content`).
+pub fn conflict_refs<D: Sql>(row: &D::Row) -> StoreResult<ConflictRefs> {
+    let c = Cols::<D>::new(row);
+    Ok(ConflictRefs {
+        old_node_id: c.opt_id("old_node_id")?,
+        new_node_id: c.opt_id("new_node_id")?,
+        new_content: c.get("new_content")?,
+    })
+}
+
+/// A source's counter row (`upheld`, `contradicted`, `created_at`, `updated_at`).
+pub fn source_row<D: Sql>(row: &D::Row) -> StoreResult<SourceRow> {
+    let c = Cols::<D>::new(row);
+    Ok(SourceRow {
+        upheld: c.get("upheld")?,
+        contradicted: c.get("contradicted")?,
+        created_at: c.ts("created_at")?,
+        updated_at: c.ts("updated_at")?,
+    })
+}
+
+/// A source's verdict counters and node count (`source`, `upheld`, `contradicted`, `nodes`).
+pub fn source_stats<D: Sql>(row: &D::Row) -> StoreResult<SourceStats> {
+    let c = Cols::<D>::new(row);
+    Ok(SourceStats {
+        source: c.get("source")?,
+        upheld: c.get("upheld")?,
+        contradicted: c.get("contradicted")?,
+        nodes: c.get("nodes")?,
+    })
+}
+
+/// A stored conflict report (`report_id`, `topic`, `report`, `created_at`).
+pub fn report<D: Sql>(row: &D::Row) -> StoreResult<StoredReport> {
+    let c = Cols::<D>::new(row);
+    Ok(StoredReport {
+        id: c.id("report_id")?,
+        topic: c.get("topic")?,
+        report: c.json("report")?,
+        created_at: c.ts("created_at")?,
+    })
+}
+
+/// An event of the queue's stream (`event_id`, `kind`, `conflict_id`, `created_at`).
+pub fn event<D: Sql>(row: &D::Row) -> StoreResult<Event> {
+    let c = Cols::<D>::new(row);
+    Ok(Event {
+        id: c.get("event_id")?,
+        kind: c.get("kind")?,
+        conflict_id: c.id("conflict_id")?,
+        created_at: c.ts("created_at")?,
+    })
+}
+
+/// The reply an idempotency key keeps (`status_code`, `response_body`, `content_type`,
+/// `location`); `None` while its request is still running.
+pub fn stored_response<D: Sql>(row: &D::Row) -> StoreResult<Option<StoredResponse>> {
+    let c = Cols::<D>::new(row);
+    let Some(status) = c.get::<Option<i32>>("status_code")? else {
+        return Ok(None);
+    };
+    Ok(Some(StoredResponse {
+        status: status as u16,
+        body: c
+            .get::<Option<Vec<u8>>>("response_body")?
+            .unwrap_or_default(),
+        content_type: c.get("content_type")?,
+        location: c.get("location")?,
+    }))
 }
 
 /// The timestamp key of a newest-first or oldest-first cursor.

@@ -51,15 +51,5 @@ pub async fn events_after<B: Backend>(
     .arg(limit as i64)
     .all(&mut conn)
     .await?;
-    rows.iter()
-        .map(|r| {
-            let c = Cols::<B::Db>::new(r);
-            Ok(Event {
-                id: c.get("event_id")?,
-                kind: c.get("kind")?,
-                conflict_id: c.id("conflict_id")?,
-                created_at: c.ts("created_at")?,
-            })
-        })
-        .collect()
+    rows.iter().map(rows::event::<B::Db>).collect()
 }

@@ -1,5 +1,7 @@
-//! Wire shapes shared by several resources. DTOs live next to their handlers unless more than
-//! one resource returns them; domain types never derive `ToSchema`.
+//! Wire shapes shared by several resources, by both doors, or rendered by the service (the
+//! replies of the writes a retry may repeat, `service::replies`), and the members both doors
+//! attach to a failure's problem details. DTOs live next to their handlers otherwise; domain
+//! types never derive `ToSchema`.
 
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
@@ -11,6 +13,7 @@ use crate::domain::history::HistoryEntry;
 use crate::domain::node::{Node, NodeState};
 use crate::domain::policy::PolicyMark;
 use crate::domain::resolution::Resolution;
+use crate::domain::revert::{Obstacle, Reverted};
 use crate::domain::time;
 
 /// Lifecycle state of a node; only `active` nodes take part in detection.
@@ -444,22 +447,6 @@ pub struct ConflictHitDto {
 }
 
 impl ConflictHitDto {
-    /// A check's finding: the conflict id only of a pending conflict that already stands for
-    /// the pair (a check queues nothing).
-    pub fn from_hit(h: crate::service::nodes::Hit) -> Self {
-        Self {
-            conflict_id: h.queued,
-            old_node_id: h.old.id,
-            conflict_type: h.conflict_type,
-            probability: h.detection.probability,
-            signals: h.detection.signals,
-            recommendation: h.recommendation.into(),
-            resolution: None,
-            resolved_by: None,
-            policy: None,
-        }
-    }
-
     pub fn from_conflict(c: Conflict) -> Self {
         Self {
             conflict_id: Some(c.id),
@@ -513,6 +500,121 @@ impl From<Resolution> for ResolveResponse {
             new_node_id: r.new_node_id,
             actions: r.actions.iter().map(ActionDto::from).collect(),
             resolved_at: time::format(&r.resolved_at),
+            replayed: r.replayed,
+        }
+    }
+}
+
+/// The resolution a conflict already has.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CurrentResolution {
+    /// Strategy used.
+    pub resolution: String,
+    /// When it was resolved.
+    pub resolved_at: String,
+    /// What it did.
+    pub actions: Vec<ActionDto>,
+}
+
+impl From<&Resolution> for CurrentResolution {
+    fn from(r: &Resolution) -> Self {
+        Self {
+            resolution: r.strategy.as_str().to_owned(),
+            resolved_at: time::format(&r.resolved_at),
+            actions: r.actions.iter().map(ActionDto::from).collect(),
+        }
+    }
+}
+
+/// A change made after a resolution that a revert would overwrite.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChangeDto {
+    /// `node_edited`, `node_deleted`, `resolved_again`, `pair_pending`, `node_linked`,
+    /// `edge_changed`, `conflict_changed` or `no_pre_image`.
+    pub change: String,
+    /// The change, in words.
+    pub detail: String,
+    /// The node edited, deleted, resolved again or linked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_id: Option<Uuid>,
+    /// The conflict that resolved the node again, holds the pair, or changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflict_id: Option<Uuid>,
+    /// The edge that changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edge_id: Option<Uuid>,
+    /// The edge or conflict linked to a node the resolution created.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub linked_id: Option<Uuid>,
+}
+
+impl From<&Obstacle> for ChangeDto {
+    fn from(o: &Obstacle) -> Self {
+        let mut d = ChangeDto {
+            change: o.name().to_owned(),
+            detail: o.to_string(),
+            node_id: None,
+            conflict_id: None,
+            edge_id: None,
+            linked_id: None,
+        };
+        match *o {
+            Obstacle::NodeEdited { node_id } | Obstacle::NodeDeleted { node_id } => {
+                d.node_id = Some(node_id);
+            }
+            Obstacle::ResolvedAgain {
+                node_id,
+                conflict_id,
+            } => (d.node_id, d.conflict_id) = (Some(node_id), Some(conflict_id)),
+            Obstacle::PairPending { conflict_id } | Obstacle::ConflictChanged { conflict_id } => {
+                d.conflict_id = Some(conflict_id);
+            }
+            Obstacle::NodeLinked { node_id, link_id } => {
+                (d.node_id, d.linked_id) = (Some(node_id), Some(link_id));
+            }
+            Obstacle::EdgeChanged { edge_id } => d.edge_id = Some(edge_id),
+            Obstacle::NoPreImage => {}
+        }
+        d
+    }
+}
+
+/// The stored node and what it contradicts.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NodeWriteResponse {
+    pub node: NodeDto,
+    /// Conflicts detected and queued by this write; absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflicts: Option<Vec<ConflictHitDto>>,
+}
+
+/// What the revert did.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RevertResponse {
+    /// Always true.
+    pub ok: bool,
+    pub conflict_id: Uuid,
+    /// The strategy undone.
+    #[schema(pattern = "^(new_is_current|old_is_current|keep_both|merge)$")]
+    pub reverted: String,
+    /// Every change undone, in order (`edge_deleted`, `node_restored`, `node_body_restored`,
+    /// `node_state_changed`, `edges_moved`, `node_deleted`); empty when the resolution changed
+    /// no node or edge (`old_is_current` of text only). The conflict is `pending` again.
+    pub actions: Vec<ActionDto>,
+    #[schema(format = DateTime)]
+    pub reverted_at: String,
+    /// True when this reply is the stored result of an earlier revert.
+    pub replayed: bool,
+}
+
+impl From<Reverted> for RevertResponse {
+    fn from(r: Reverted) -> Self {
+        Self {
+            ok: true,
+            conflict_id: r.conflict_id,
+            reverted: r.strategy.as_str().to_owned(),
+            actions: r.actions.iter().map(ActionDto::from).collect(),
+            reverted_at: time::format(&r.reverted_at),
             replayed: r.replayed,
         }
     }

@@ -1,8 +1,9 @@
 //! What both front doors put on the wire: the reply shapes REST returns and MCP tools carry as
-//! structured content ([`dto`]), and the catalogue of problem types every failure is reported
-//! as ([`error`]: type, title, status, detail and extension members). REST renders a problem as
-//! `application/problem+json`, MCP as a tool result with `isError: true`; both read the same
-//! entry here, so neither door imports the other.
+//! structured content, those the service renders a keyed write's reply with
+//! (`service::replies`), and the members both doors attach to a failure's problem details
+//! ([`dto`]). Plain mappings of domain types to JSON shapes, with no behaviour and no HTTP or
+//! MCP type; it sits below the service, which may use it.
+//! How a failure is reported is each door's own: problem+json in `api/error.rs`, tool results
+//! in `mcp/reply.rs`, both reading the code, title and status of `service::Kind`.
 
 pub mod dto;
-pub mod error;

@@ -211,7 +211,7 @@ impl Backend for PgStore {
     ) -> StoreResult<Vec<Candidate>> {
         let rows = search::candidates_by_tokens(&self.token_stats, conn, q).await?;
         rows.iter()
-            .map(crate::store::nodes::candidate::<Self>)
+            .map(crate::store::rows::candidate::<Postgres>)
             .collect()
     }
 

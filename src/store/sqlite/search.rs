@@ -392,7 +392,6 @@ pub const JSON: JsonSql = JsonSql {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::sqlite::SqliteStore;
 
     #[test]
     fn hits_in_order_are_strictly_increasing() {
@@ -619,7 +618,7 @@ mod tests {
             .fetch_one(&pool)
             .await
             .unwrap();
-            let stored = crate::store::nodes::candidate::<SqliteStore>(&row).unwrap();
+            let stored = crate::store::rows::candidate::<Sqlite>(&row).unwrap();
             assert_eq!(c.node, stored.node, "node {i}");
             assert_eq!(
                 c.node.confidence.to_bits(),

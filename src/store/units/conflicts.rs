@@ -3,9 +3,13 @@
 use crate::domain::conflict::{Conflict, NewConflict};
 use crate::store::backend::{Backend, Cols, Id, QueryExt};
 use crate::store::conflicts::{get_in, insert};
-use crate::store::{StoreError, StoreResult, idempotency};
+use crate::store::units::{Open, Uncommitted};
+use crate::store::{StoreError, StoreResult};
 
-pub async fn queue<B: Backend>(store: &B, c: NewConflict) -> StoreResult<(Conflict, bool)> {
+pub async fn queue<B: Backend>(
+    store: &B,
+    c: NewConflict,
+) -> StoreResult<Open<B, (Conflict, bool)>> {
     let mut tx = store.write().await?;
     let inserted = insert::<B>(&mut tx, &c).await?;
     let conflict = if inserted {
@@ -24,7 +28,8 @@ pub async fn queue<B: Backend>(store: &B, c: NewConflict) -> StoreResult<(Confli
         let id = Cols::<B::Db>::new(&row).id("conflict_id")?;
         get_in::<B>(&mut tx, id).await?
     };
-    let out = (conflict, inserted);
-    idempotency::commit::<B, _>(tx, &out).await?;
-    Ok(out)
+    Ok(Open {
+        outcome: (conflict, inserted),
+        tx: Uncommitted::write(tx),
+    })
 }

@@ -3,13 +3,16 @@
 use crate::domain::edge::Edge;
 use crate::store::backend::Backend;
 use crate::store::edges::insert;
-use crate::store::{StoreResult, idempotency, locks};
+use crate::store::units::{Open, Uncommitted};
+use crate::store::{StoreResult, locks};
 
-pub async fn create<B: Backend>(store: &B, edge: Edge) -> StoreResult<Edge> {
+pub async fn create<B: Backend>(store: &B, edge: Edge) -> StoreResult<Open<B, Edge>> {
     let mut tx = store.write().await?;
     // In id order, not source-then-target: see the lock order in `store`.
     locks::share_nodes::<B>(&mut tx, vec![edge.source_id, edge.target_id]).await?;
     insert::<B>(&mut tx, &edge).await?;
-    idempotency::commit::<B, _>(tx, &edge).await?;
-    Ok(edge)
+    Ok(Open {
+        outcome: edge,
+        tx: Uncommitted::write(tx),
+    })
 }

@@ -12,8 +12,8 @@ use crate::store::backend::{Backend, Id, QueryExt, Ts};
 use crate::store::nodes::{
     attach_conflict_ids, check_dimension, delete_in, fetch, fetch_optional, insert,
 };
-use crate::store::units::policy;
-use crate::store::{DetectedConflict, StoreResult, conflicts, idempotency, locks, rows};
+use crate::store::units::{Open, Uncommitted, policy};
+use crate::store::{DetectedConflict, StoreResult, conflicts, locks, rows};
 
 /// Inserts `nodes` in one transaction, with no conflicts: [`crate::store::Store::create_nodes`].
 pub async fn create_many<B: Backend>(store: &B, nodes: &[NewNode]) -> StoreResult<()> {
@@ -37,18 +37,18 @@ pub async fn create_many<B: Backend>(store: &B, nodes: &[NewNode]) -> StoreResul
     Ok(())
 }
 
+/// A new node with the conflicts detection found, committed: in one call where the backend
+/// groups the whole write ([`Backend::grouped_node_write`]), else as [`write`] does.
 pub async fn create<B: Backend>(
     store: &B,
     node: NewNode,
     found: Vec<DetectedConflict>,
 ) -> StoreResult<(Node, Vec<Conflict>)> {
-    // Tokenising and encoding happen before the write transaction starts.
+    // Tokenising happens before the write starts.
     let tokens = index_tokens(&node.title, &node.body).join(" ");
-    let embedding = node.embedding.as_deref().map(dn::embedding_to_bytes);
     let unresolved = found.iter().all(|h| h.resolve.is_none());
     if unresolved
-        && embedding.is_none()
-        && !idempotency::keyed()
+        && node.embedding.is_none()
         && let Some(write) = B::grouped_node_write(&node, &tokens, &found)
     {
         // The insert, each conflict's rows and their reading back, in one call.
@@ -58,6 +58,31 @@ pub async fn create<B: Backend>(
         created.conflict_ids = queued.iter().map(|c| c.id).collect();
         return Ok((created, queued));
     }
+    write_tokenised(store, node, tokens, found)
+        .await?
+        .commit()
+        .await
+}
+
+/// A new node with the conflicts detection found (and the resolutions policies decided on),
+/// in a transaction left open for its commit.
+pub async fn write<B: Backend>(
+    store: &B,
+    node: NewNode,
+    found: Vec<DetectedConflict>,
+) -> StoreResult<Open<B, (Node, Vec<Conflict>)>> {
+    let tokens = index_tokens(&node.title, &node.body).join(" ");
+    write_tokenised(store, node, tokens, found).await
+}
+
+async fn write_tokenised<B: Backend>(
+    store: &B,
+    node: NewNode,
+    tokens: String,
+    found: Vec<DetectedConflict>,
+) -> StoreResult<Open<B, (Node, Vec<Conflict>)>> {
+    // Encoding happens before the write transaction starts, as tokenising does.
+    let embedding = node.embedding.as_deref().map(dn::embedding_to_bytes);
     let mut tx = store.write().await?;
     if let Some(e) = &node.embedding {
         check_dimension::<B>(&mut tx, e.len()).await?;
@@ -94,9 +119,10 @@ pub async fn create<B: Backend>(
         .filter(|c| c.status == Status::Pending)
         .map(|c| c.id)
         .collect();
-    let out = (created, queued);
-    idempotency::commit::<B, _>(tx, &out).await?;
-    Ok(out)
+    Ok(Open {
+        outcome: (created, queued),
+        tx: Uncommitted::write(tx),
+    })
 }
 
 pub async fn update<B: Backend>(store: &B, id: Uuid, patch: NodePatch) -> StoreResult<Node> {

@@ -16,28 +16,23 @@ use crate::domain::plan::{self, Plan, PlanError, Resolve, Step};
 use crate::domain::pre_image::PreImage;
 use crate::domain::time;
 use crate::store::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
+use crate::store::units::{Open, Uncommitted};
 use crate::store::{Failure, Refusal};
 use crate::store::{
-    Resolution, StoreError, StoreResult, conflicts, edges, failpoints, idempotency, nodes,
-    pre_image,
+    Resolution, StoreError, StoreResult, conflicts, edges, failpoints, nodes, pre_image,
 };
 
-pub async fn resolve<B: Backend>(store: &B, req: Resolve) -> StoreResult<Resolution> {
+/// Resolves in its own write transaction, left open for its commit (a failed commit reports
+/// the actions done, like a failed step); a replay only reads.
+pub async fn resolve<B: Backend>(store: &B, req: Resolve) -> StoreResult<Open<B, Resolution>> {
     let mut tx = store.write().await?;
     let (outcome, done) = execute_in::<B>(&mut tx, &req).await?;
-    if outcome.replayed {
-        return Ok(outcome);
-    }
-    idempotency::commit::<B, _>(tx, &outcome)
-        .await
-        .map_err(|e| {
-            StoreError::Failed(Failure::Resolution {
-                failed_action: "commit".into(),
-                partial_actions: done,
-                cause: Box::new(e),
-            })
-        })?;
-    Ok(outcome)
+    let tx = if outcome.replayed {
+        Uncommitted::read_only(tx)
+    } else {
+        Uncommitted::resolution(tx, done)
+    };
+    Ok(Open { outcome, tx })
 }
 
 /// Resolves inside a write transaction the caller owns and commits (a resolution request's

@@ -22,27 +22,23 @@ use crate::domain::revert::{
 use crate::domain::time::{self, Timestamp};
 use crate::store::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
 use crate::store::pre_image::source_row;
+use crate::store::units::{Open, Uncommitted};
 use crate::store::{Failure, Refusal};
-use crate::store::{StoreError, StoreResult, conflicts, failpoints, history, idempotency};
+use crate::store::{StoreError, StoreResult, conflicts, failpoints, history};
 use now::read_now;
 use rows::{insert_edge, insert_node, move_back, restore_conflict, restore_row, write_source};
 
-pub async fn revert<B: Backend>(store: &B, req: Revert) -> StoreResult<Reverted> {
+/// Reverts in its own write transaction, left open for its commit (a failed commit reports
+/// the actions done, like a failed step); a replay only reads.
+pub async fn revert<B: Backend>(store: &B, req: Revert) -> StoreResult<Open<B, Reverted>> {
     let mut tx = store.write().await?;
     let (outcome, done) = revert_in::<B>(&mut tx, &req).await?;
-    if outcome.replayed {
-        return Ok(outcome);
-    }
-    idempotency::commit::<B, _>(tx, &outcome)
-        .await
-        .map_err(|e| {
-            StoreError::Failed(Failure::Revert {
-                failed_action: "commit".into(),
-                partial_actions: done,
-                cause: Box::new(e),
-            })
-        })?;
-    Ok(outcome)
+    let tx = if outcome.replayed {
+        Uncommitted::read_only(tx)
+    } else {
+        Uncommitted::revert(tx, done)
+    };
+    Ok(Open { outcome, tx })
 }
 
 async fn revert_in<B: Backend>(

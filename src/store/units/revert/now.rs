@@ -1,10 +1,9 @@
 //! The rows a revert compares before it decides, read inside its transaction after the locks.
 
-use crate::domain::pre_image::ConflictRefs;
 use crate::domain::revert::{Now, Resolved};
-use crate::store::StoreResult;
 use crate::store::backend::{Backend, Cols, Conn, Id, QueryExt};
 use crate::store::pre_image::node_image;
+use crate::store::{StoreResult, rows};
 
 /// The rows the domain asks for ([`Resolved::wants`]), as they are now.
 pub async fn read_now<B: Backend>(
@@ -42,13 +41,8 @@ pub async fn read_now<B: Backend>(
         .optional(conn)
         .await?;
         if let Some(row) = row {
-            let c = Cols::<B::Db>::new(&row);
-            let refs = ConflictRefs {
-                old_node_id: c.opt_id("old_node_id")?,
-                new_node_id: c.opt_id("new_node_id")?,
-                new_content: c.get("new_content")?,
-            };
-            now.conflicts.insert(id, refs);
+            now.conflicts
+                .insert(id, rows::conflict_refs::<B::Db>(&row)?);
         }
     }
     for node in wants.watched {

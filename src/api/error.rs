@@ -1,0 +1,254 @@
+//! Failures as REST reports them: RFC 9457 problem details (`application/problem+json`), each
+//! with a stable type (`/problems/<code>`), a title and a status. A use case's outcome
+//! ([`service::Error`]) converts once, here, reading its code, title and status from
+//! [`service::Kind`]; the failures only HTTP has (malformed JSON, no route, keys, origins,
+//! deadlines) are listed below. Handlers only use `?`. A 5xx never shows database text: the
+//! cause goes to the log, next to the request id the client also receives.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::domain::FieldError;
+use crate::service::{self, Kind};
+use crate::telemetry;
+use crate::wire::dto::{ActionDto, ChangeDto, CurrentResolution, NodeStateDto};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// A use case's outcome, or one the HTTP layer reaches by itself (a path id that names no
+    /// resource, the in-flight cap, a failure of its own).
+    #[error(transparent)]
+    Service(service::Error),
+    /// Invalid input, found by an extractor or a handler's parsing, or by the use case.
+    #[error("the request has invalid fields")]
+    Validation(Vec<FieldError>),
+    #[error("{0}")]
+    MalformedJson(String),
+    #[error("expected a JSON body with `Content-Type: application/json`")]
+    UnsupportedMediaType,
+    #[error("the request body exceeds {0} bytes")]
+    PayloadTooLarge(usize),
+    #[error("no route for this path")]
+    NoRoute,
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    #[error("this Idempotency-Key was used with a different request")]
+    IdempotencyKeyReuse,
+    #[error("a request with this Idempotency-Key is still running")]
+    IdempotencyInFlight,
+    #[error("a valid `Authorization: Bearer <key>` header is required")]
+    Unauthorized,
+    #[error("requests from origin {0} are not accepted")]
+    ForeignOrigin(String),
+    #[error("the request did not complete within {0} ms; retry later")]
+    Timeout(u64),
+    /// `/readyz`: the database did not answer in time.
+    #[error("the database did not answer within {0} ms; retry later")]
+    NotReady(u64),
+    /// `/readyz`: the last write failed for a full disk, and so did the probe.
+    #[error("writes are failing: the database's storage is full")]
+    NotWritable(#[source] service::Error),
+}
+
+/// RFC 9457 problem details, with concord's extension members.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Problem {
+    /// Stable problem type, e.g. `/problems/not-found`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Short summary, the same for every occurrence of the type.
+    pub title: String,
+    /// HTTP status code.
+    pub status: u16,
+    /// What went wrong this time.
+    pub detail: String,
+    /// The request id, also sent as the `x-request-id` header.
+    pub request_id: String,
+    /// Invalid fields (422).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub errors: Option<Vec<FieldErrorDto>>,
+    /// The resolution already recorded (`/problems/already-resolved`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current: Option<CurrentResolution>,
+    /// The node that is no longer active (`/problems/stale-conflict`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_id: Option<Uuid>,
+    /// Its state (`/problems/stale-conflict`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_state: Option<NodeStateDto>,
+    /// Steps done before the failure, now rolled back (`/problems/resolution-failed`,
+    /// `/problems/revert-failed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial_actions: Option<Vec<ActionDto>>,
+    /// The step that failed (`/problems/resolution-failed`, `/problems/revert-failed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed_action: Option<String>,
+    /// Always true on `/problems/resolution-failed` and `/problems/revert-failed`: nothing was
+    /// written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rolled_back: Option<bool>,
+    /// Whether repeating the request may succeed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retryable: Option<bool>,
+    /// The later changes in the way of a revert (`/problems/revert-conflict`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Vec<ChangeDto>>,
+}
+
+/// One invalid field.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FieldErrorDto {
+    /// JSON Pointer to the field (or `/name` of a query parameter).
+    pub pointer: String,
+    /// What is wrong with it.
+    pub detail: String,
+}
+
+impl From<service::Error> for ApiError {
+    fn from(e: service::Error) -> Self {
+        match e {
+            service::Error::Invalid(errors) => Self::Validation(errors),
+            e => Self::Service(e),
+        }
+    }
+}
+
+impl ApiError {
+    pub fn validation(pointer: &str, detail: impl Into<String>) -> Self {
+        Self::Validation(vec![FieldError::new(pointer, detail)])
+    }
+
+    /// A failure of the HTTP layer itself: logged, answered as `/problems/internal`.
+    pub fn internal(cause: anyhow::Error) -> Self {
+        Self::Service(service::Error::Internal(cause))
+    }
+
+    pub fn status(&self) -> StatusCode {
+        let (_, _, status) = self.facts();
+        StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    }
+
+    /// Code, title and status: a use case's from its [`Kind`], HTTP's own from this table.
+    fn facts(&self) -> (&'static str, &'static str, u16) {
+        use ApiError::*;
+        let of = |k: Kind| (k.code(), k.title(), k.status());
+        match self {
+            Service(e) => of(e.kind()),
+            Validation(_) => of(Kind::Invalid),
+            NoRoute => of(Kind::NotFound),
+            NotReady(_) => of(Kind::Unavailable),
+            // Not ready rather than out of space this moment: 503, as for any probe.
+            NotWritable(_) => (Kind::StorageFull.code(), Kind::StorageFull.title(), 503),
+            MalformedJson(_) => ("malformed-json", "Malformed JSON", 400),
+            UnsupportedMediaType => ("unsupported-media-type", "Unsupported media type", 415),
+            PayloadTooLarge(_) => ("payload-too-large", "Payload too large", 413),
+            MethodNotAllowed => ("method-not-allowed", "Method not allowed", 405),
+            IdempotencyKeyReuse => ("idempotency-key-reuse", "Idempotency key reused", 422),
+            IdempotencyInFlight => ("idempotency-in-flight", "Idempotent request in flight", 409),
+            Unauthorized => ("unauthorized", "Unauthorized", 401),
+            ForeignOrigin(_) => ("foreign-origin", "Foreign origin", 403),
+            Timeout(_) => ("timeout", "Request timed out", 503),
+        }
+    }
+
+    /// The problem details this error is rendered as.
+    pub fn problem(&self) -> Problem {
+        let (code, title, status) = self.facts();
+        let mut p = Problem {
+            kind: format!("/problems/{code}"),
+            title: title.to_owned(),
+            status,
+            detail: self.to_string(),
+            request_id: telemetry::current_request_id(),
+            errors: None,
+            current: None,
+            node_id: None,
+            node_state: None,
+            partial_actions: None,
+            failed_action: None,
+            rolled_back: None,
+            retryable: None,
+            changes: None,
+        };
+        use service::Error as E;
+        match self {
+            Self::Validation(errors) => {
+                p.errors = Some(
+                    errors
+                        .iter()
+                        .map(|e| FieldErrorDto {
+                            pointer: e.pointer.clone(),
+                            detail: e.detail.clone(),
+                        })
+                        .collect(),
+                );
+            }
+            Self::Service(E::AlreadyResolved(r)) => {
+                p.current = Some(CurrentResolution::from(&**r));
+            }
+            Self::Service(E::Stale { node_id, state }) => {
+                p.node_id = Some(*node_id);
+                p.node_state = Some(NodeStateDto::from_domain(*state));
+            }
+            Self::Service(E::RevertBlocked(found)) => {
+                p.changes = Some(found.iter().map(ChangeDto::from).collect());
+            }
+            Self::Service(E::StepFailed {
+                partial_actions,
+                failed_action,
+                ..
+            }) => {
+                p.partial_actions = Some(partial_actions.iter().map(ActionDto::from).collect());
+                p.failed_action = Some(failed_action.clone());
+                p.rolled_back = Some(true);
+                p.retryable = Some(true);
+            }
+            _ => {}
+        }
+        p
+    }
+
+    /// `Retry-After` seconds, for the failures a retry later may get past.
+    fn retry_after(&self) -> Option<&'static str> {
+        use service::Error as E;
+        match self {
+            Self::IdempotencyInFlight => Some("1"),
+            Self::Timeout(_)
+            | Self::NotReady(_)
+            | Self::Service(E::Overloaded | E::Unavailable(_) | E::Busy(_)) => Some("2"),
+            // Space is freed by an operator, not in seconds.
+            Self::NotWritable(_) | Self::Service(E::StorageFull(_)) => Some("30"),
+            _ => None,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        if status.is_server_error() {
+            // The full cause chain goes to the log only.
+            tracing::error!(error = ?self, "request failed");
+        }
+        let body = serde_json::to_vec(&self.problem()).unwrap_or_default();
+        let mut res = (status, body).into_response();
+        let headers = res.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/problem+json"),
+        );
+        if let Some(seconds) = self.retry_after() {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from_static(seconds));
+        }
+        if let Self::Unauthorized = self {
+            headers.insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"concord\""),
+            );
+        }
+        res
+    }
+}
