@@ -14,7 +14,7 @@ use uuid::Uuid;
 use crate::domain::FieldError;
 use crate::service::{self, Kind};
 use crate::telemetry;
-use crate::wire::dto::{ActionDto, ChangeDto, CurrentResolution, NodeStateDto};
+use crate::wire::dto::{ActionDto, ChangeDto, CurrentResolution, NodeStateDto, ProblemMembers};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -157,58 +157,49 @@ impl ApiError {
     /// The problem details this error is rendered as.
     pub fn problem(&self) -> Problem {
         let (code, title, status) = self.facts();
-        let mut p = Problem {
+        let errors = match self {
+            Self::Validation(errors) => Some(
+                errors
+                    .iter()
+                    .map(|e| FieldErrorDto {
+                        pointer: e.pointer.clone(),
+                        detail: e.detail.clone(),
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        };
+        let members = match self {
+            Self::Service(e) => e.members(),
+            _ => ProblemMembers::default(),
+        };
+        // Listed member by member: the OpenAPI document describes each one.
+        let ProblemMembers {
+            current,
+            node_id,
+            node_state,
+            partial_actions,
+            failed_action,
+            rolled_back,
+            retryable,
+            changes,
+        } = members;
+        Problem {
             kind: format!("/problems/{code}"),
             title: title.to_owned(),
             status,
             detail: self.to_string(),
             request_id: telemetry::current_request_id(),
-            errors: None,
-            current: None,
-            node_id: None,
-            node_state: None,
-            partial_actions: None,
-            failed_action: None,
-            rolled_back: None,
-            retryable: None,
-            changes: None,
-        };
-        use service::Error as E;
-        match self {
-            Self::Validation(errors) => {
-                p.errors = Some(
-                    errors
-                        .iter()
-                        .map(|e| FieldErrorDto {
-                            pointer: e.pointer.clone(),
-                            detail: e.detail.clone(),
-                        })
-                        .collect(),
-                );
-            }
-            Self::Service(E::AlreadyResolved(r)) => {
-                p.current = Some(CurrentResolution::from(&**r));
-            }
-            Self::Service(E::Stale { node_id, state }) => {
-                p.node_id = Some(*node_id);
-                p.node_state = Some(NodeStateDto::from_domain(*state));
-            }
-            Self::Service(E::RevertBlocked(found)) => {
-                p.changes = Some(found.iter().map(ChangeDto::from).collect());
-            }
-            Self::Service(E::StepFailed {
-                partial_actions,
-                failed_action,
-                ..
-            }) => {
-                p.partial_actions = Some(partial_actions.iter().map(ActionDto::from).collect());
-                p.failed_action = Some(failed_action.clone());
-                p.rolled_back = Some(true);
-                p.retryable = Some(true);
-            }
-            _ => {}
+            errors,
+            current,
+            node_id,
+            node_state,
+            partial_actions,
+            failed_action,
+            rolled_back,
+            retryable,
+            changes,
         }
-        p
     }
 
     /// `Retry-After` seconds, for the failures a retry later may get past.

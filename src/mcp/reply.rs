@@ -10,12 +10,11 @@ use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde::Serialize;
 use serde_json::json;
-use uuid::Uuid;
 
 use crate::domain::FieldError;
 use crate::service;
 use crate::telemetry;
-use crate::wire::dto::{ActionDto, ChangeDto, CurrentResolution, NodeStateDto};
+use crate::wire::dto::ProblemMembers;
 
 pub type ToolResult = Result<CallToolResult, ErrorData>;
 
@@ -56,65 +55,21 @@ struct Failure {
     status: u16,
     detail: String,
     request_id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    current: Option<CurrentResolution>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    node_id: Option<Uuid>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    node_state: Option<NodeStateDto>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    partial_actions: Option<Vec<ActionDto>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    failed_action: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rolled_back: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    retryable: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    changes: Option<Vec<ChangeDto>>,
+    #[serde(flatten)]
+    members: ProblemMembers,
 }
 
 impl Failure {
     fn of(e: &service::Error) -> Self {
-        use service::Error as E;
         let kind = e.kind();
-        let mut f = Failure {
+        Failure {
             kind: format!("/problems/{}", kind.code()),
             title: kind.title(),
             status: kind.status(),
             detail: e.to_string(),
             request_id: telemetry::current_request_id(),
-            current: None,
-            node_id: None,
-            node_state: None,
-            partial_actions: None,
-            failed_action: None,
-            rolled_back: None,
-            retryable: None,
-            changes: None,
-        };
-        match e {
-            E::AlreadyResolved(r) => f.current = Some(CurrentResolution::from(&**r)),
-            E::Stale { node_id, state } => {
-                f.node_id = Some(*node_id);
-                f.node_state = Some(NodeStateDto::from_domain(*state));
-            }
-            E::RevertBlocked(found) => {
-                f.changes = Some(found.iter().map(ChangeDto::from).collect());
-            }
-            E::StepFailed {
-                partial_actions,
-                failed_action,
-                ..
-            } => {
-                f.partial_actions = Some(partial_actions.iter().map(ActionDto::from).collect());
-                f.failed_action = Some(failed_action.clone());
-                f.rolled_back = Some(true);
-                f.retryable = Some(true);
-            }
-            _ => {}
+            members: e.members(),
         }
-        f
     }
 }
 

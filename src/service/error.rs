@@ -12,6 +12,7 @@ use crate::domain::node::NodeState;
 use crate::domain::resolution::Resolution;
 use crate::domain::revert::Obstacle;
 use crate::store::{Failure, Refusal, StoreError};
+use crate::wire::dto::{ActionDto, ChangeDto, CurrentResolution, NodeStateDto, ProblemMembers};
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -148,6 +149,33 @@ fn changes_text(obstacles: &[Obstacle]) -> String {
 impl Error {
     pub fn invalid(pointer: &str, detail: impl Into<String>) -> Self {
         Self::Invalid(vec![FieldError::new(pointer, detail)])
+    }
+
+    /// The extension members both doors add to this outcome's problem details.
+    pub fn members(&self) -> ProblemMembers {
+        let mut m = ProblemMembers::default();
+        match self {
+            Self::AlreadyResolved(r) => m.current = Some(CurrentResolution::from(&**r)),
+            Self::Stale { node_id, state } => {
+                m.node_id = Some(*node_id);
+                m.node_state = Some(NodeStateDto::from_domain(*state));
+            }
+            Self::RevertBlocked(found) => {
+                m.changes = Some(found.iter().map(ChangeDto::from).collect());
+            }
+            Self::StepFailed {
+                partial_actions,
+                failed_action,
+                ..
+            } => {
+                m.partial_actions = Some(partial_actions.iter().map(ActionDto::from).collect());
+                m.failed_action = Some(failed_action.clone());
+                m.rolled_back = Some(true);
+                m.retryable = Some(true);
+            }
+            _ => {}
+        }
+        m
     }
 
     /// How both doors report this outcome.

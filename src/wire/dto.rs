@@ -505,6 +505,28 @@ impl From<Resolution> for ResolveResponse {
     }
 }
 
+/// The extension members a failed use case adds to its problem details, whichever door
+/// reports it (`service::Error::members` fills them; each is absent unless its outcome has it).
+#[derive(Debug, Default, Serialize)]
+pub struct ProblemMembers {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current: Option<CurrentResolution>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_id: Option<Uuid>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_state: Option<NodeStateDto>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial_actions: Option<Vec<ActionDto>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed_action: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rolled_back: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retryable: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Vec<ChangeDto>>,
+}
+
 /// The resolution a conflict already has.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CurrentResolution {
