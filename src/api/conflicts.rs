@@ -117,6 +117,7 @@ pub async fn list_conflicts(
 
 /// A conflict found elsewhere, to queue for review.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct CreateConflictRequest {
     /// The existing node the new knowledge contradicts.
     pub old_node_id: Uuid,

@@ -26,6 +26,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// An edge to create.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct CreateEdgeRequest {
     /// The node the edge starts at (must exist).
     pub source_id: Uuid,

@@ -84,12 +84,14 @@ fn pointer(path: &serde_path_to_error::Path, detail: &str) -> String {
         out.push('/');
         out.push_str(&part.replace('~', "~0").replace('/', "~1"));
     }
+    // A missing field is reported at its parent; point at the field itself. (An unknown
+    // field's path already ends with it.)
     if let Some(field) = detail
         .strip_prefix("missing field `")
         .and_then(|r| r.split('`').next())
     {
         out.push('/');
-        out.push_str(field);
+        out.push_str(&field.replace('~', "~0").replace('/', "~1"));
     }
     out
 }

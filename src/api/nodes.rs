@@ -29,6 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// A node to store.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct CreateNodeRequest {
     /// 1..500 characters after trimming.
     #[schema(min_length = 1, max_length = 500, pattern = r"\S")]
@@ -167,6 +168,7 @@ pub async fn get_node(
 
 /// Fields to change; absent fields stay as they are, `source: null` clears the source.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct PatchNodeRequest {
     #[schema(min_length = 1, max_length = 500, pattern = r"\S")]
     pub title: Option<String>,
@@ -333,18 +335,18 @@ pub async fn check_node(
     }))
 }
 
-/// A check's finding: the conflict id only of a pending conflict that already stands for the
-/// pair (a check queues nothing).
+/// A check's finding: the conflict id only of a conflict that already stands for the pair (a
+/// check queues nothing), with `resolution: keep_both` when a reviewer decided both hold.
 fn hit_dto(h: Hit) -> ConflictHitDto {
     ConflictHitDto {
-        conflict_id: h.queued,
+        conflict_id: h.conflict_id,
         old_node_id: h.old.id,
         conflict_type: h.conflict_type,
         probability: h.detection.probability,
         signals: h.detection.signals,
         recommendation: h.recommendation.into(),
-        resolution: None,
-        resolved_by: None,
+        resolution: h.kept_both.then(|| "keep_both".to_owned()),
+        resolved_by: h.resolved_by,
         policy: None,
     }
 }

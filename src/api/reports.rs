@@ -21,6 +21,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// A topic to check.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct TopicCheckRequest {
     /// Words to search for (full-text, every word must match), 1..500 characters.
     #[schema(min_length = 1, max_length = 500, pattern = r"\S")]

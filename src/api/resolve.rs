@@ -25,6 +25,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// How to resolve a conflict.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ResolveRequest {
     /// The conflict to resolve.
     pub conflict_id: Uuid,
@@ -43,6 +44,7 @@ pub struct ResolveRequest {
 
 /// How to resolve a conflict (the conflict named by the path).
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ResolveBody {
     /// `new_is_current`, `old_is_current`, `keep_both` or `merge`.
     #[schema(pattern = "^(new_is_current|old_is_current|keep_both|merge)$")]

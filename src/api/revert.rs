@@ -21,6 +21,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// Who reverts, and why.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RevertBody {
     /// Who decided to undo, up to 200 characters.
     #[schema(max_length = 200)]

@@ -37,7 +37,8 @@ impl Statement {
 /// Two memories that disagree, as a write or a check found them.
 #[derive(Debug, Serialize)]
 pub struct Disagreement {
-    /// The queued conflict; absent for a check, which queues nothing.
+    /// The queued conflict; on a check (which queues nothing), the conflict that already
+    /// stands for the pair: pending, or decided `keep_both`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflict_id: Option<Uuid>,
     pub conflict_type: String,
@@ -47,10 +48,12 @@ pub struct Disagreement {
     pub old: Statement,
     pub new: Statement,
     pub recommendation: RecommendationDto,
-    /// The strategy a resolution policy applied in the same write; absent while pending.
+    /// The strategy a resolution policy applied in the same write, or on a check `keep_both`
+    /// when the pair was decided so earlier; absent while pending.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resolution: Option<String>,
-    /// `policy:<name>` when a resolution policy resolved it in the same write.
+    /// `policy:<name>` when a resolution policy resolved it in the same write; on a check,
+    /// who decided `keep_both`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resolved_by: Option<String>,
 }
@@ -81,7 +84,7 @@ impl Disagreement {
     /// that already stands for the pair, if any.
     pub fn found(h: Hit, new: Statement) -> Self {
         Self {
-            conflict_id: h.queued,
+            conflict_id: h.conflict_id,
             conflict_type: h.conflict_type,
             probability: h.detection.probability,
             signals: h.detection.signals,
@@ -89,8 +92,8 @@ impl Disagreement {
             old: Statement::of(&h.old),
             new,
             recommendation: h.recommendation.into(),
-            resolution: None,
-            resolved_by: None,
+            resolution: h.kept_both.then(|| "keep_both".to_owned()),
+            resolved_by: h.resolved_by,
         }
     }
 }
@@ -118,6 +121,13 @@ pub fn disagreements(list: &[Disagreement]) -> String {
     let mut out = String::new();
     for d in list {
         let queued = match (d.conflict_id, &d.resolved_by, &d.resolution) {
+            (Some(i), by, Some(how)) if how == "keep_both" => {
+                let by = by
+                    .as_deref()
+                    .map(|b| format!(" by {b}"))
+                    .unwrap_or_default();
+                format!(", conflict {i} decided keep_both{by}: both hold")
+            }
             (Some(i), Some(by), Some(how)) => {
                 format!(", conflict {i} resolved at once by {by} with {how}")
             }

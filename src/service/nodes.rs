@@ -21,8 +21,12 @@ pub struct Hit {
     pub conflict_type: String,
     pub detection: Detection,
     pub recommendation: Recommendation,
-    /// The pending conflict that already stands for this pair, when there is one.
-    pub queued: Option<Uuid>,
+    /// The conflict that already stands for this pair, when there is one: a pending one, or
+    /// one a reviewer resolved as `keep_both` (both hold; detection no longer raises it).
+    pub conflict_id: Option<Uuid>,
+    /// Whether the pair was decided `keep_both` (the conflict is resolved), and by whom.
+    pub kept_both: bool,
+    pub resolved_by: Option<String>,
 }
 
 impl Hit {
@@ -32,7 +36,9 @@ impl Hit {
             detection: f.detection(),
             recommendation,
             old: f.old,
-            queued: None,
+            conflict_id: None,
+            kept_both: false,
+            resolved_by: None,
         }
     }
 }
@@ -68,9 +74,10 @@ pub async fn remember(
     Ok((node, conflicts))
 }
 
-/// What a stored node contradicts now among the active nodes, its pending conflicts included
-/// (detection passes over a pair a conflict already stands for, but a check must not read as
-/// "no contradiction" while one waits); writes nothing.
+/// What a stored node contradicts now among the active nodes, its pending conflicts and its
+/// `keep_both` verdicts included (detection passes over a pair a conflict already stands
+/// for, but a check must not read as "no contradiction" while one waits or after a reviewer
+/// said both hold); writes nothing.
 pub async fn check_node(
     svc: &Services,
     id: Uuid,
@@ -79,19 +86,27 @@ pub async fn check_node(
     Ok(check_stored(svc, id, sensitivity).await?.1)
 }
 
-/// The node's pending conflicts as hits against the other side, carrying the conflict's id;
-/// pairs detection found again are left to its hit.
-async fn queued(svc: &Services, node: &Node, found: &[Hit]) -> Result<Vec<Hit>> {
-    let mut out = Vec::new();
+/// The node's pending conflicts and `keep_both` verdicts as hits against the other side,
+/// carrying the conflict's id; pairs detection found again are left to its hit, and a pair
+/// is reported once (its latest standing conflict).
+async fn standing(svc: &Services, node: &Node, found: &[Hit]) -> Result<Vec<Hit>> {
+    let mut conflicts = Vec::with_capacity(node.conflict_ids.len());
     for &conflict_id in &node.conflict_ids {
-        let c = svc.store.get_conflict(conflict_id).await?;
+        conflicts.push(svc.store.get_conflict(conflict_id).await?);
+    }
+    // Latest decision first, so that a pair decided twice reads as its last verdict.
+    let mut kept = svc.store.kept_both_with(node.id).await?;
+    kept.reverse();
+    conflicts.extend(kept);
+    let mut out: Vec<Hit> = Vec::new();
+    for c in conflicts {
         let other = if c.old_node_id == Some(node.id) {
             c.new_node
         } else {
             c.old_node
         };
         let Some(other) = other else { continue };
-        if found.iter().any(|h| h.old.id == other.id) {
+        if found.iter().chain(&out).any(|h| h.old.id == other.id) {
             continue;
         }
         out.push(Hit {
@@ -99,7 +114,9 @@ async fn queued(svc: &Services, node: &Node, found: &[Hit]) -> Result<Vec<Hit>> 
             conflict_type: c.conflict_type,
             detection: c.detection,
             recommendation: c.recommendation,
-            queued: Some(c.id),
+            conflict_id: Some(c.id),
+            kept_both: c.resolution.is_some(),
+            resolved_by: c.resolved_by,
         });
     }
     Ok(out)
@@ -141,7 +158,7 @@ pub async fn check_stored(
         .await?;
     let mut hits: Vec<Hit> = found.into_iter().map(|(f, r)| Hit::new(f, r)).collect();
     let node = svc.store.get_node(id).await?;
-    hits.extend(queued(svc, &node, &hits).await?);
+    hits.extend(standing(svc, &node, &hits).await?);
     Ok((node, hits))
 }
 

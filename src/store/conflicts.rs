@@ -110,6 +110,28 @@ pub async fn get<B: Backend>(store: &B, id: Uuid) -> StoreResult<Conflict> {
     get_in::<B>(&mut conn, id).await
 }
 
+/// The resolved conflicts between `node` and another node that a reviewer (or policy) decided
+/// as `keep_both`, oldest decision first: the verdicts a check reports instead of finding
+/// the pair again.
+pub async fn kept_both_with<B: Backend>(store: &B, node: Uuid) -> StoreResult<Vec<Conflict>> {
+    let mut conn = store.pool().acquire().await?;
+    let rows = B::query(
+        "select conflict_id from conflict_queue \
+         where status = 'resolved' and resolution = 'keep_both' \
+           and (old_node_id = $1 or new_node_id = $1) \
+         order by resolved_at, conflict_id",
+    )
+    .arg(Id(node))
+    .all(&mut conn)
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let id = Cols::<B::Db>::new(row).id("conflict_id")?;
+        out.push(get_in::<B>(&mut conn, id).await?);
+    }
+    Ok(out)
+}
+
 /// One page of conflict rows is chosen first (an index range scan when a status is given),
 /// and only then joined with both nodes: joining first would read every conflict's node
 /// bodies before sorting (80 ms for 10k pending conflicts with 4 KiB bodies).

@@ -329,6 +329,8 @@ pub trait Store: Send + Sync + 'static {
         conflict: NewConflict,
     ) -> StoreResult<Pending<'a, (Conflict, bool)>>;
     async fn get_conflict(&self, id: Uuid) -> StoreResult<Conflict>;
+    /// The conflicts with `node` on either side resolved `keep_both`, oldest decision first.
+    async fn kept_both_with(&self, node: Uuid) -> StoreResult<Vec<Conflict>>;
     async fn list_conflicts(&self, filter: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)>;
     async fn conflict_stats(&self) -> StoreResult<ConflictStats>;
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution>;
@@ -568,6 +570,10 @@ impl<B: Backend> Store for B {
 
     async fn get_conflict(&self, id: Uuid) -> StoreResult<Conflict> {
         conflicts::get(self, id).await
+    }
+
+    async fn kept_both_with(&self, node: Uuid) -> StoreResult<Vec<Conflict>> {
+        conflicts::kept_both_with(self, node).await
     }
 
     async fn list_conflicts(&self, filter: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)> {

@@ -427,18 +427,21 @@ impl ConflictDto {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ConflictHitDto {
     /// The conflict that stands for this pair: on a write, the one it queued; on a check
-    /// (which queues nothing), a pending conflict queued earlier, absent for a new finding.
+    /// (which queues nothing), a pending conflict queued earlier or one decided `keep_both`,
+    /// absent for a new finding.
     pub conflict_id: Option<Uuid>,
     pub old_node_id: Uuid,
     pub conflict_type: String,
     pub probability: f64,
     pub signals: Vec<String>,
     pub recommendation: RecommendationDto,
-    /// The strategy a resolution policy applied in the same write; absent while the conflict
+    /// The strategy a resolution policy applied in the same write; on a check, `keep_both`
+    /// when a reviewer (or policy) decided earlier that both hold. Absent while the conflict
     /// is pending.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resolution: Option<String>,
-    /// `policy:<name>` when a resolution policy resolved the conflict in the same write.
+    /// `policy:<name>` when a resolution policy resolved the conflict in the same write; on a
+    /// check, who decided `keep_both`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resolved_by: Option<String>,
     /// The policy that fired (or would have, in a dry run); absent when none did.

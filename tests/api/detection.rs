@@ -179,18 +179,28 @@ async fn check_reports_without_writing_and_verdicts_are_remembered(app: TestApp)
         assert_eq!(hits[0]["old_node_id"], other["node"]["id"]);
     }
     assert_eq!(app.get("/conflicts/stats").await.json()["pending"], 1);
-    // Resolved with keep_both, the verdict is remembered: the pair is not raised again.
+    // Resolved with keep_both, the verdict is remembered: the pair is not raised as a new
+    // finding, and a check from either side reports the verdict as such.
     app.post(
         &format!("/conflicts/{}/resolve", conflict_id.as_str().unwrap()),
-        json!({"resolution": "keep_both"}),
+        json!({"resolution": "keep_both", "resolved_by": "ops-lead"}),
     )
     .await
     .assert_status(StatusCode::OK);
-    let again = app
-        .post(&format!("/nodes/{b_id}/check"), json!({}))
-        .await
-        .json();
-    assert!(again.get("conflicts").is_none(), "{again}");
+    for (checked, other) in [(&b, &a), (&a, &b)] {
+        let id = checked["node"]["id"].as_str().unwrap();
+        let again = app
+            .post(&format!("/nodes/{id}/check?sensitivity=strict"), json!({}))
+            .await
+            .json();
+        let hits = again["conflicts"].as_array().expect("the verdict");
+        assert_eq!(hits.len(), 1, "{again}");
+        assert_eq!(hits[0]["conflict_id"], conflict_id);
+        assert_eq!(hits[0]["old_node_id"], other["node"]["id"]);
+        assert_eq!(hits[0]["resolution"], "keep_both");
+        assert_eq!(hits[0]["resolved_by"], "ops-lead");
+    }
+    assert_eq!(app.get("/conflicts/stats").await.json()["pending"], 0);
     app.post(
         "/nodes/01900000-0000-7000-8000-000000000000/check",
         json!({}),

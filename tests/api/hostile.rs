@@ -379,8 +379,8 @@ async fn absurd_numbers_huge_arrays_and_deep_nesting_are_client_errors(app: Test
     let r = app.get("/nodes").await;
     r.assert_status(StatusCode::OK);
     assert_eq!(r.json()["items"], Value::Array(vec![]));
-    // Nesting inside an unknown field is skipped without recursion (serde_json ignores values
-    // iteratively): accepted, even a million levels deep, and the process survives it.
+    // Nesting inside an unknown field is refused without recursion (serde_json skips values
+    // iteratively): a client error, even a million levels deep, and the process survives it.
     let depth = 1_000_000;
     let deep = format!(
         r#"{{"title":"t","x":{}1{}}}"#,

@@ -16,6 +16,7 @@ crate::on_both_databases!(
     nul_in_a_resolution_is_422_never_a_retryable_failure,
     an_idempotency_key_with_a_tab_or_space_is_422,
     words_over_2047_bytes_are_searchable_and_the_store_stays_consistent,
+    an_unknown_field_in_any_body_is_422_with_its_pointer_and_writes_nothing,
 );
 
 /// Every node (in any state) and every conflict, to prove a refused request wrote nothing.
@@ -239,6 +240,98 @@ async fn nul_in_any_body_text_is_422_with_its_pointer_and_writes_nothing(app: Te
             .await
             .json()["status"],
         "pending"
+    );
+}
+
+async fn an_unknown_field_in_any_body_is_422_with_its_pointer_and_writes_nothing(app: TestApp) {
+    // Arrange: a pending conflict and a resolved one, so that every body has a target.
+    let (pending, old, new) = app
+        .conflict("Region is us-east-1", "Region is eu-west-1")
+        .await;
+    let (resolved, _, _) = app.conflict("Port is 8080", "Port is 9090").await;
+    let resolved_id = resolved["id"].as_str().unwrap();
+    app.post(
+        &format!("/conflicts/{resolved_id}/resolve"),
+        json!({"resolution": "keep_both"}),
+    )
+    .await
+    .assert_status(StatusCode::OK);
+    let (old_id, new_id) = (old["id"].as_str().unwrap(), new["id"].as_str().unwrap());
+    let pending_id = pending["id"].as_str().unwrap();
+    let before = everything(&app).await;
+
+    // A typo beside valid fields: each body would succeed without it.
+    let cases: Vec<(&str, String, Value, &str)> = vec![
+        (
+            "POST",
+            "/nodes".into(),
+            json!({"title": "t", "lables": ["x"]}),
+            "/lables",
+        ),
+        (
+            "PATCH",
+            format!("/nodes/{old_id}"),
+            json!({"titel": "x"}),
+            "/titel",
+        ),
+        (
+            "POST",
+            "/edges".into(),
+            json!({"source_id": old_id, "target_id": new_id, "kind": "relates_to", "weight": 1}),
+            "/weight",
+        ),
+        (
+            "POST",
+            "/conflicts".into(),
+            json!({"old_node_id": old_id, "new_content": "x", "notes": "n"}),
+            "/notes",
+        ),
+        (
+            "POST",
+            "/conflicts/check".into(),
+            json!({"topic": "region", "sensitvity": "strict"}),
+            "/sensitvity",
+        ),
+        (
+            "POST",
+            format!("/conflicts/{pending_id}/resolve"),
+            json!({"resolution": "keep_both", "resolvedby": "me"}),
+            "/resolvedby",
+        ),
+        (
+            "POST",
+            "/contradiction/resolve".into(),
+            json!({"conflict_id": pending_id, "resolution": "keep_both", "x/y": 1}),
+            "/x~1y",
+        ),
+        (
+            "POST",
+            format!("/conflicts/{resolved_id}/revert"),
+            json!({"reason": "oops"}),
+            "/reason",
+        ),
+    ];
+    for (method, uri, body, pointer) in cases {
+        // Act
+        let r = app
+            .request(method.parse().unwrap(), &uri, Some(body.clone()))
+            .await;
+
+        // Assert
+        let case = format!("{method} {uri} {body}");
+        r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY, "/problems/validation");
+        assert_422_at(&r, pointer, &case);
+        let errors = r.json()["errors"].to_string();
+        assert!(errors.contains("unknown field"), "{case}: {errors}");
+    }
+    assert_eq!(everything(&app).await, before, "nothing was written");
+    assert_eq!(
+        app.get(&format!("/conflicts/{pending_id}")).await.json()["status"],
+        "pending"
+    );
+    assert_eq!(
+        app.get(&format!("/conflicts/{resolved_id}")).await.json()["status"],
+        "resolved"
     );
 }
 

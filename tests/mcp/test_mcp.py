@@ -245,6 +245,18 @@ async def every_tool(client: Client, tag: str) -> None:
     check("already resolved" in refused.lower(), refused)
     unknown = await tool_error(client, "resolve_conflict", {"conflict_id": str(uuid.uuid4()), "resolution": "merge"})
     check("Not found" in unknown, unknown)
+
+    # a pair decided keep_both is reported by a later check as that verdict, not as nothing
+    k1, _ = await call(client, "remember", {"title": f"{tag} port", "body": f"The {tag} port is 8080", "scope": scope})
+    k2, _ = await call(client, "remember", {"title": f"{tag} port", "body": f"The {tag} port is 9090", "scope": scope})
+    kc = ((k2.get("conflicts") or [{}])[0]).get("conflict_id")
+    check(kc, f"the port change is queued: {k2}")
+    await call(client, "resolve_conflict", {"conflict_id": kc, "resolution": "keep_both"})
+    kept, text = await call(client, "check_contradictions", {"node_id": k1["node"]["id"]})
+    kk = kept.get("conflicts") or []
+    check(len(kk) == 1 and kk[0].get("conflict_id") == kc, f"the verdict is reported: {kept}")
+    check(kk[0].get("resolution") == "keep_both" and kk[0].get("resolved_by") == "mcp:concord-tests", f"{kk}")
+    check(f"conflict {kc} decided keep_both by mcp:concord-tests: both hold" in text, f"in words: {text}")
     return conflict_id
 
 
