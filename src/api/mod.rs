@@ -23,6 +23,7 @@ pub mod resolve;
 mod revert;
 pub mod review;
 mod sources;
+mod versions;
 mod wake;
 
 use axum::Router;
@@ -60,6 +61,7 @@ pub struct ApiDoc;
 pub fn routes() -> (Router<AppState>, serde_json::Value) {
     let (router, doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(nodes::router())
+        .merge(versions::router())
         .merge(edges::router())
         .merge(conflicts::router())
         .merge(wake::router())

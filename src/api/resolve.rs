@@ -40,6 +40,12 @@ pub struct ResolveRequest {
     /// Why, up to 10 000 characters.
     #[schema(max_length = 10000)]
     pub note: Option<String>,
+    /// Why the losing side stops holding: `update` (it was true until the winner's
+    /// `observed_at`) or `correction` (it never held). Only with `new_is_current` and
+    /// `old_is_current` (which is always a correction); when absent, concord chooses from
+    /// the winner's words and reports its choice.
+    #[schema(pattern = "^(update|correction)$")]
+    pub reason: Option<String>,
 }
 
 /// How to resolve a conflict (the conflict named by the path).
@@ -57,6 +63,12 @@ pub struct ResolveBody {
     /// Why, up to 10 000 characters.
     #[schema(max_length = 10000)]
     pub note: Option<String>,
+    /// Why the losing side stops holding: `update` (it was true until the winner's
+    /// `observed_at`) or `correction` (it never held). Only with `new_is_current` and
+    /// `old_is_current` (which is always a correction); when absent, concord chooses from
+    /// the winner's words and reports its choice.
+    #[schema(pattern = "^(update|correction)$")]
+    pub reason: Option<String>,
 }
 
 async fn answer_resolution(
@@ -71,6 +83,7 @@ async fn answer_resolution(
         merged_content: body.merged_content,
         resolved_by: body.resolved_by,
         note: body.note,
+        reason: body.reason,
     };
     let resolution = conflicts::resolve(&state.services, request, claim.get()).await?;
     Ok(replies::resolved(&resolution))
@@ -98,6 +111,7 @@ pub async fn resolve_contradiction(
         merged_content: body.merged_content,
         resolved_by: body.resolved_by,
         note: body.note,
+        reason: body.reason,
     };
     answer_resolution(state, claim, body.conflict_id, how).await
 }

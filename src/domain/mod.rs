@@ -17,7 +17,9 @@ pub mod resolution;
 pub mod retrieval;
 pub mod revert;
 pub mod time;
+pub mod valid_time;
 pub mod validate;
+pub mod version;
 pub mod wake;
 
 pub use validate::FieldError;

@@ -7,6 +7,7 @@ use std::str::FromStr;
 use uuid::Uuid;
 
 use super::time::{self, Timestamp};
+use super::valid_time::Validity;
 use super::validate::{Errors, FieldError, NUL_DETAIL, check_text, has_nul, is_slug};
 
 pub const MAX_TITLE_CHARS: usize = 500;
@@ -69,6 +70,8 @@ pub struct Node {
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
     pub has_embedding: bool,
+    /// How it stands in valid time: until when it held, or that it never did.
+    pub validity: Validity,
     /// Pending conflicts that involve this node (filled by reads that are conflict-aware).
     pub conflict_ids: Vec<Uuid>,
 }
@@ -162,6 +165,7 @@ impl NewNode {
             created_at: self.created_at,
             updated_at: self.created_at,
             has_embedding: self.embedding.is_some(),
+            validity: Validity::default(),
             conflict_ids: Vec::new(),
         }
     }

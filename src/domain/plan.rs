@@ -8,6 +8,7 @@ use super::edge::{self, Edge};
 use super::history;
 use super::node::{MAX_BODY_BYTES, NewNode, Node, NodeState, union_labels};
 use super::time::{self, Timestamp};
+use super::valid_time::{self, Reason, Validity};
 use super::validate::{Errors, FieldError, check_text};
 
 /// A validated request to resolve one conflict.
@@ -18,9 +19,36 @@ pub struct Resolve {
     pub merged_content: Option<String>,
     pub resolved_by: Option<String>,
     pub note: Option<String>,
+    /// Why the losing side stops holding; chosen from the winner's words when absent.
+    pub reason: Option<Reason>,
 }
 
 impl Resolve {
+    /// The request with the client's `reason`: only `new_is_current` and `old_is_current`
+    /// end a memory, and `old_is_current` always as a correction (the new memory never held).
+    pub fn with_reason(mut self, reason: Option<&str>) -> Result<Self, Vec<FieldError>> {
+        let Some(text) = reason else {
+            return Ok(self);
+        };
+        let reason = text
+            .parse::<Reason>()
+            .map_err(|m| vec![FieldError::new("/reason", m)])?;
+        match (self.strategy, reason) {
+            (Strategy::NewIsCurrent, _) | (Strategy::OldIsCurrent, Reason::Correction) => {
+                self.reason = Some(reason);
+                Ok(self)
+            }
+            (Strategy::OldIsCurrent, Reason::Update) => Err(vec![FieldError::new(
+                "/reason",
+                "old_is_current makes the new memory a correction (it never held)",
+            )]),
+            _ => Err(vec![FieldError::new(
+                "/reason",
+                "is only allowed with new_is_current or old_is_current",
+            )]),
+        }
+    }
+
     pub fn parse(
         conflict_id: Uuid,
         resolution: &str,
@@ -68,6 +96,7 @@ impl Resolve {
             merged_content,
             resolved_by,
             note,
+            reason: None,
         })
     }
 
@@ -82,10 +111,12 @@ impl Resolve {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
     CreateNode(Box<NewNode>),
+    /// A state change, with the node's standing in valid time after it.
     SetState {
         node_id: Uuid,
         from: NodeState,
         to: NodeState,
+        validity: Validity,
     },
     CreateEdge(Edge),
     MergeBody {
@@ -113,8 +144,13 @@ impl Step {
                 summary: format!("New node {} created from the conflict's new content", n.id),
                 node_id: n.id,
             },
-            Self::SetState { node_id, from, to } => Action::NodeStateChanged {
-                summary: format!("Node {node_id} {from} → {to}"),
+            Self::SetState {
+                node_id,
+                from,
+                to,
+                validity,
+            } => Action::NodeStateChanged {
+                summary: format!("Node {node_id} {from} → {to}{}", held(validity)),
                 node_id: *node_id,
                 from: from.to_string(),
                 to: to.to_string(),
@@ -153,6 +189,15 @@ impl Step {
     }
 }
 
+/// How a state change left valid time, for its action's summary.
+fn held(v: &Validity) -> String {
+    match (v.corrected, v.valid_until) {
+        (true, _) => " (a correction: it never held)".to_owned(),
+        (false, Some(until)) => format!(" (held until {})", time::format(&until)),
+        (false, None) => String::new(),
+    }
+}
+
 /// The steps of one resolution, in order, and the node ids the response names.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
@@ -160,6 +205,9 @@ pub struct Plan {
     pub old_node_id: Uuid,
     pub new_node_id: Option<Uuid>,
     pub resolved_at: Timestamp,
+    /// Why the losing side stopped holding, and whether concord chose it (no `reason` in
+    /// the request); absent for `keep_both` and `merge`, which end nothing.
+    pub reason: Option<(Reason, bool)>,
 }
 
 /// Why a plan cannot be made.
@@ -190,21 +238,33 @@ pub fn plan(conflict: &Conflict, req: &Resolve, now: Timestamp) -> Result<Plan, 
     }
     let mut steps = Vec::new();
     let mut new_node_id = new.map(|n| n.id);
+    let mut winner_observed = new.map(|n| n.observed_at);
     let needs_node = matches!(req.strategy, Strategy::NewIsCurrent | Strategy::KeepBoth);
     if new.is_none() && needs_node {
         let created = node_from_content(old, conflict.new_content.as_deref(), now);
         new_node_id = Some(created.id);
+        winner_observed = Some(created.observed_at);
         steps.push(Step::CreateNode(Box::new(created)));
     }
+    let mut reason = None;
     match req.strategy {
         Strategy::NewIsCurrent => {
             let new_id = new_node_id.expect("created above");
-            push_dormant(&mut steps, old);
+            let chosen = req.reason.map(|r| (r, false)).unwrap_or_else(|| {
+                let text = new
+                    .map(|n| n.body.as_str())
+                    .or(conflict.new_content.as_deref());
+                (valid_time::infer(text.unwrap_or_default()), true)
+            });
+            reason = Some(chosen);
+            let since = winner_observed.unwrap_or(now);
+            push_dormant(&mut steps, old, chosen.0, since);
             steps.push(resolution_edge(new_id, old.id, edge::SUPERSEDES, now));
         }
         Strategy::OldIsCurrent => {
             if let Some(n) = new {
-                push_dormant(&mut steps, n);
+                reason = Some((Reason::Correction, req.reason.is_none()));
+                push_dormant(&mut steps, n, Reason::Correction, now);
                 steps.push(resolution_edge(old.id, n.id, edge::SUPERSEDES, now));
             }
         }
@@ -229,16 +289,20 @@ pub fn plan(conflict: &Conflict, req: &Resolve, now: Timestamp) -> Result<Plan, 
         old_node_id: old.id,
         new_node_id,
         resolved_at: now,
+        reason,
     })
 }
 
-/// Making an already dormant (or archived) node dormant is not an error, and not a step.
-fn push_dormant(steps: &mut Vec<Step>, node: &Node) {
+/// The loser stops being current, and stops holding for `reason` (the winner observed at
+/// `since`). Making an already dormant (or archived) node dormant is not an error, and not a
+/// step: its standing stays as it is.
+fn push_dormant(steps: &mut Vec<Step>, node: &Node, reason: Reason, since: Timestamp) {
     if node.state == NodeState::Active {
         steps.push(Step::SetState {
             node_id: node.id,
             from: node.state,
             to: NodeState::Dormant,
+            validity: node.validity.ended(reason, node.observed_at, since),
         });
     }
 }

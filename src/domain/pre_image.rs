@@ -68,6 +68,11 @@ pub struct NodeImage {
     pub embedding: Option<String>,
     pub embedding_dim: Option<i32>,
     pub search_tokens: String,
+    /// Valid time; absent from images taken before it existed, and then as if open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valid_until: Option<Timestamp>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub corrected: bool,
 }
 
 impl NodeImage {
@@ -81,7 +86,11 @@ impl NodeImage {
     pub fn after(&self, step: &Step, at: Timestamp) -> Option<Self> {
         let mut row = self.clone();
         match step {
-            Step::SetState { to, .. } => row.state = to.as_str().to_owned(),
+            Step::SetState { to, validity, .. } => {
+                row.state = to.as_str().to_owned();
+                row.valid_until = validity.valid_until;
+                row.corrected = validity.corrected;
+            }
             Step::MergeBody { body, labels, .. } => {
                 row.search_tokens = index_tokens(&row.title, body).join(" ");
                 row.body = body.clone();
@@ -114,6 +123,8 @@ impl NodeImage {
                 .map(|e| hex(&embedding_to_bytes(e))),
             embedding_dim: node.embedding.as_ref().map(|e| e.len() as i32),
             search_tokens: index_tokens(&node.title, &node.body).join(" "),
+            valid_until: None,
+            corrected: false,
         }
     }
 }

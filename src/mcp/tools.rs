@@ -171,6 +171,28 @@ pub struct ResolveArgs {
     pub merged_content: Option<String>,
     /// Why, for the record (who asked, what evidence).
     pub note: Option<String>,
+    /// Why the losing memory stops holding: `update` (it was true until the new one was
+    /// observed) or `correction` (it was never true). Default: chosen from the winner's words.
+    pub reason: Option<ReasonArg>,
+}
+
+/// Why the losing memory stops holding.
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReasonArg {
+    /// It was true until the new memory's `observed_at`.
+    Update,
+    /// It was never true.
+    Correction,
+}
+
+impl ReasonArg {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Update => "update",
+            Self::Correction => "correction",
+        }
+    }
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -393,6 +415,7 @@ impl Concord {
             merged_content: a.merged_content,
             resolved_by: Some(resolved_by(&ctx)),
             note: a.note,
+            reason: a.reason.map(|r| r.as_str().to_owned()),
         };
         let outcome = match conflicts::resolve(&self.state.services, request, None).await {
             Ok(o) => o,

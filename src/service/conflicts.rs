@@ -97,6 +97,8 @@ pub struct ResolveConflict {
     pub merged_content: Option<String>,
     pub resolved_by: Option<String>,
     pub note: Option<String>,
+    /// `update` or `correction`: why the losing side stops holding (chosen when absent).
+    pub reason: Option<String>,
 }
 
 /// Resolves a conflict in one transaction; repeating the same request replays the stored
@@ -114,6 +116,7 @@ pub async fn resolve(
         r.resolved_by,
         r.note,
     )
+    .and_then(|req| req.with_reason(r.reason.as_deref()))
     .map_err(Error::Invalid)?;
     let outcome = match claim {
         None => svc.store.resolve_conflict(request).await?,

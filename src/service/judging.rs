@@ -206,6 +206,7 @@ mod tests {
                 created_at: now,
                 updated_at: now,
                 has_embedding: false,
+                validity: Default::default(),
                 conflict_ids: Vec::new(),
             },
             embedding: None,

@@ -4,11 +4,13 @@
 
 use uuid::Uuid;
 
+use crate::domain::FieldError;
 use crate::domain::conflict::{Conflict, Detection, Recommendation};
 use crate::domain::contradiction::Sensitivity;
-use crate::domain::cursor::Page;
+use crate::domain::cursor::{Cursor, Page};
 use crate::domain::node::{NewNode, Node, NodeInput, NodePatch};
 use crate::domain::time;
+use crate::domain::version::NodeVersion;
 use crate::service::detect::{Finding, Probe, credibility_table, recommend_for};
 use crate::service::idempotency::{self, Claim};
 use crate::service::{Error, Result, Services, replies};
@@ -165,6 +167,49 @@ pub async fn check_stored(
 /// One node.
 pub async fn get(svc: &Services, id: Uuid) -> Result<Node> {
     Ok(svc.store.get_node(id).await?)
+}
+
+/// A page of a node's versions, oldest first, after the version `after` names; a deleted
+/// node's too (its tombstone last).
+pub async fn versions(
+    svc: &Services,
+    id: Uuid,
+    limit: usize,
+    after: Option<Cursor>,
+) -> Result<Page<NodeVersion>> {
+    let after = match after {
+        None => 0,
+        Some(c) if c.id == id => c.key.parse::<i64>().map_err(|_| bad_cursor())?,
+        Some(_) => return Err(bad_cursor()),
+    };
+    let rows = svc
+        .store
+        .node_versions(id)
+        .await?
+        .into_iter()
+        .filter(|v| v.version > after)
+        .take(limit + 1)
+        .collect();
+    Ok(Page::from_rows(rows, limit, |v| {
+        Cursor::new(v.version.to_string(), v.node_id)
+    }))
+}
+
+fn bad_cursor() -> Error {
+    Error::Invalid(vec![FieldError::new(
+        "/cursor",
+        "is not a cursor of this list",
+    )])
+}
+
+/// One version of a node; `NotFound` when the node or the version does not exist.
+pub async fn version(svc: &Services, id: Uuid, version: i64) -> Result<NodeVersion> {
+    svc.store
+        .node_versions(id)
+        .await?
+        .into_iter()
+        .find(|v| v.version == version)
+        .ok_or(Error::NotFound("version"))
 }
 
 /// Changes a node (the patch is parsed by the caller: `NodePatch::parse`).

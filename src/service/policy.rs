@@ -107,6 +107,8 @@ impl Firing {
             merged_content: None,
             resolved_by: Some(self.rule.resolved_by()),
             note: Some(note),
+            // The winner's words say whether the loser was out of date or wrong.
+            reason: None,
         })
     }
 }

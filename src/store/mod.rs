@@ -80,6 +80,7 @@ mod rows;
 pub(crate) mod sql;
 pub mod sqlite;
 mod units;
+mod versions;
 mod wake;
 
 use std::sync::Arc;
@@ -97,6 +98,7 @@ use crate::domain::plan::Resolve;
 use crate::domain::resolution::Resolution;
 use crate::domain::revert::{Revert, Reverted};
 use crate::domain::time::Timestamp;
+use crate::domain::version::NodeVersion;
 
 pub use error::{Failure, Refusal, StoreError};
 pub use health::WriteHealth;
@@ -329,6 +331,9 @@ pub trait Store: Send + Sync + 'static {
         conflict: NewConflict,
     ) -> StoreResult<Pending<'a, (Conflict, bool)>>;
     async fn get_conflict(&self, id: Uuid) -> StoreResult<Conflict>;
+    /// Every version of a node, oldest first (a deleted node's too); `NotFound` when it
+    /// never existed.
+    async fn node_versions(&self, id: Uuid) -> StoreResult<Vec<NodeVersion>>;
     /// The conflicts with `node` on either side resolved `keep_both`, oldest decision first.
     async fn kept_both_with(&self, node: Uuid) -> StoreResult<Vec<Conflict>>;
     async fn list_conflicts(&self, filter: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)>;
@@ -570,6 +575,10 @@ impl<B: Backend> Store for B {
 
     async fn get_conflict(&self, id: Uuid) -> StoreResult<Conflict> {
         conflicts::get(self, id).await
+    }
+
+    async fn node_versions(&self, id: Uuid) -> StoreResult<Vec<NodeVersion>> {
+        versions::list(self, id).await
     }
 
     async fn kept_both_with(&self, node: Uuid) -> StoreResult<Vec<Conflict>> {

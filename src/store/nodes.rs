@@ -29,32 +29,52 @@ pub async fn fetch_optional<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreRe
     }
 }
 
+/// Who made a change to a node and in which conflict: what its version records. Every
+/// statement that writes a node row sets both (see the `node_versions` migration).
+#[derive(Debug, Clone, Default)]
+pub struct Change {
+    pub by: Option<String>,
+    pub conflict: Option<Uuid>,
+}
+
+impl Change {
+    /// A change made within a conflict's resolution or revert.
+    pub fn in_conflict(conflict: Uuid, by: Option<&str>) -> Self {
+        Self {
+            by: by.map(str::to_owned),
+            conflict: Some(conflict),
+        }
+    }
+}
+
 /// Inserts a node and its label rows; used by writes and by resolutions that create a node.
 pub async fn insert<B: Backend>(
     conn: &mut Conn<B>,
     node: &NewNode,
     tokens: &str,
     embedding: Option<&[u8]>,
+    change: &Change,
 ) -> StoreResult<()> {
-    bind_insert::<B>(B::query(INSERT_NODE), node, tokens, embedding)
+    bind_insert::<B>(B::query(INSERT_NODE), node, tokens, embedding, change)
         .run(conn)
         .await?;
-    // The label index rows are written by the insert's trigger.
+    // The label index rows and the first version are written by the insert's triggers.
     Ok(())
 }
 
-/// The insert of a node, `$1..$14` bound by [`bind_insert`].
+/// The insert of a node, `$1..$16` bound by [`bind_insert`].
 macro_rules! insert_node {
     () => {
         "insert into nodes (node_id, title, body, memory_type, labels, scope, source, \
          confidence, state, observed_at, created_at, updated_at, embedding, embedding_dim, \
-         search_tokens) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14)"
+         search_tokens, changed_by, changed_in) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15, $16)"
     };
 }
 pub(crate) use insert_node;
 
 /// The parameters of [`insert_node!`], all bound by [`bind_insert`].
-pub(crate) const INSERT_NODE_PARAMS: usize = 14;
+pub(crate) const INSERT_NODE_PARAMS: usize = 16;
 
 const INSERT_NODE: &str = insert_node!();
 
@@ -63,6 +83,7 @@ pub(crate) fn bind_insert<B: Backend>(
     node: &NewNode,
     tokens: &str,
     embedding: Option<&[u8]>,
+    change: &Change,
 ) -> Q<B::Db> {
     q.arg(Id(node.id))
         .arg(&node.title)
@@ -78,6 +99,8 @@ pub(crate) fn bind_insert<B: Backend>(
         .arg(embedding)
         .arg(node.embedding.as_ref().map(|e| e.len() as i32))
         .arg(tokens)
+        .arg(change.by.clone())
+        .arg(change.conflict.map(Id))
 }
 
 /// Two first embeddings of different sizes must not both pass: the backend makes the check and
@@ -176,7 +199,11 @@ pub async fn attach_conflict_ids<B: Backend>(
 /// old side go, conflicts where it is the new side keep its text as `new_content`. The node row
 /// is locked first (where rows lock), so no conflict can be queued against it between those
 /// steps.
-pub async fn delete_in<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreResult<()> {
+pub async fn delete_in<B: Backend>(
+    conn: &mut Conn<B>,
+    id: Uuid,
+    change: &Change,
+) -> StoreResult<()> {
     if B::query(B::LOCK_NODE)
         .arg(Id(id))
         .optional(conn)
@@ -201,6 +228,22 @@ pub async fn delete_in<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreResult<
     .arg(Id(id))
     .run(conn)
     .await?;
+    delete_row::<B>(conn, id, change).await
+}
+
+/// Deletes a node row; its tombstone version records `change` (set on the row first: that
+/// alone makes no version).
+pub async fn delete_row<B: Backend>(
+    conn: &mut Conn<B>,
+    id: Uuid,
+    change: &Change,
+) -> StoreResult<()> {
+    B::query("update nodes set changed_by = $2, changed_in = $3 where node_id = $1")
+        .arg(Id(id))
+        .arg(change.by.clone())
+        .arg(change.conflict.map(Id))
+        .run(conn)
+        .await?;
     B::query("delete from nodes where node_id = $1")
         .arg(Id(id))
         .run(conn)

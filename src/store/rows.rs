@@ -4,6 +4,7 @@
 //! | Table             | Row types                                                          |
 //! |-------------------|--------------------------------------------------------------------|
 //! | `nodes`           | [`node`] (also a conflict's joined sides), [`candidate`], [`node_image`] |
+//! | `node_versions`   | [`version_row`]                                                    |
 //! | `edges`           | [`edge`], [`edge_image`]                                           |
 //! | `conflict_queue`  | [`conflict`], [`conflict_image`], [`conflict_before`], [`conflict_refs`] |
 //! | `conflict_history`| [`history_entry`], [`latest_entry`], [`history_image`]             |
@@ -32,6 +33,8 @@ use crate::domain::pre_image::{
     SourceRow,
 };
 use crate::domain::time;
+use crate::domain::valid_time::Validity;
+use crate::domain::version::{Standing, VersionKind, VersionRow};
 use crate::store::Refusal;
 
 /// A node from columns named `{prefix}node_id`…; `None` when the (left-joined) node is absent.
@@ -54,8 +57,49 @@ pub fn node<D: Sql>(row: &D::Row, prefix: &'static str) -> StoreResult<Option<No
         created_at: c.ts("created_at")?,
         updated_at: c.ts("updated_at")?,
         has_embedding: c.get("has_embedding")?,
+        validity: Validity {
+            valid_until: c.opt_ts("valid_until")?,
+            corrected: c.get("corrected")?,
+        },
         conflict_ids: Vec::new(),
     }))
+}
+
+/// A `node_versions` row (or the live node read as version 0, see `versions.rs`), with its
+/// version number.
+pub fn version_row<D: Sql>(row: &D::Row) -> StoreResult<(i64, VersionRow)> {
+    let c = Cols::<D>::new(row);
+    let version: i32 = c.get("version")?;
+    let kind: String = c.get("kind")?;
+    let kind = match kind.as_str() {
+        "live" => VersionKind::Changed,
+        k => k
+            .parse()
+            .map_err(|e: String| StoreError::Failed(crate::store::Failure::Corrupt(e)))?,
+    };
+    Ok((
+        i64::from(version),
+        VersionRow {
+            version: i64::from(version),
+            kind,
+            recorded_at: c.ts("recorded_at")?,
+            by: c.get("by_whom")?,
+            conflict_id: c.opt_id("conflict_id")?,
+            prev_title: c.get("prev_title")?,
+            prev_body: c.get("prev_body")?,
+            standing: Standing {
+                memory_type: c.get("memory_type")?,
+                labels: c.json("labels")?,
+                scope: c.get("scope")?,
+                source: c.get("source")?,
+                confidence: c.get("confidence")?,
+                state: c.parse("state")?,
+                observed_at: c.ts("observed_at")?,
+                valid_until: c.opt_ts("valid_until")?,
+                corrected: c.get("corrected")?,
+            },
+        },
+    ))
 }
 
 /// A node of an unprefixed row that must be there.
@@ -87,6 +131,8 @@ pub fn node_image<D: Sql>(row: &D::Row) -> StoreResult<Option<NodeImage>> {
         embedding: embedding.as_deref().map(hex),
         embedding_dim: c.get("embedding_dim")?,
         search_tokens: c.get("search_tokens")?,
+        valid_until: n.validity.valid_until,
+        corrected: n.validity.corrected,
     }))
 }
 

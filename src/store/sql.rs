@@ -56,7 +56,15 @@ macro_rules! node_columns {
             $t,
             ".embedding_dim is not null as ",
             $p,
-            "has_embedding"
+            "has_embedding, ",
+            $t,
+            ".valid_until as ",
+            $p,
+            "valid_until, ",
+            $t,
+            ".corrected as ",
+            $p,
+            "corrected"
         )
     };
 }

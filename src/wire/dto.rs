@@ -15,6 +15,7 @@ use crate::domain::policy::PolicyMark;
 use crate::domain::resolution::Resolution;
 use crate::domain::revert::{Obstacle, Reverted};
 use crate::domain::time;
+use crate::domain::version::NodeVersion;
 
 /// Lifecycle state of a node; only `active` nodes take part in detection.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
@@ -64,6 +65,12 @@ pub struct NodeDto {
     pub updated_at: String,
     /// Whether an embedding is stored (embeddings are write-only).
     pub has_embedding: bool,
+    /// Valid time: until when the memory held (set when a resolution said it was replaced
+    /// by an update); null while it holds.
+    #[schema(format = DateTime)]
+    pub valid_until: Option<String>,
+    /// True when a resolution said the memory was never true (a correction).
+    pub corrected: bool,
     /// Pending conflicts of this node; present only when it has any (node reads only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflict_ids: Option<Vec<Uuid>>,
@@ -85,7 +92,70 @@ impl NodeDto {
             created_at: time::format(&n.created_at),
             updated_at: time::format(&n.updated_at),
             has_embedding: n.has_embedding,
+            valid_until: n.validity.valid_until.as_ref().map(time::format),
+            corrected: n.validity.corrected,
             conflict_ids: (!n.conflict_ids.is_empty()).then_some(n.conflict_ids),
+        }
+    }
+}
+
+/// One version of a memory: the whole node as it stood after one change, with when concord
+/// held it (system time), who made the change and in which conflict.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NodeVersionDto {
+    pub node_id: Uuid,
+    /// 1, 2, … in the order of the changes.
+    pub version: i64,
+    /// `created` (written, or put back by a revert), `changed` (an edit, a resolution, a
+    /// revert) or `deleted` (a tombstone, with the last text).
+    pub kind: String,
+    /// When concord started to hold this version (RFC 3339, UTC, milliseconds).
+    #[schema(format = DateTime)]
+    pub recorded_at: String,
+    /// Who made the change: a resolution's `resolved_by`, a revert's `reverted_by`,
+    /// `policy:<name>`, `mcp:<client>`; null when the writer is not named.
+    pub changed_by: Option<String>,
+    /// The conflict whose resolution or revert made the change.
+    pub conflict_id: Option<Uuid>,
+    pub title: String,
+    pub body: String,
+    pub memory_type: String,
+    pub labels: Vec<String>,
+    pub scope: String,
+    pub source: Option<String>,
+    pub confidence: f64,
+    pub state: NodeStateDto,
+    /// When the memory started to hold (valid time).
+    #[schema(format = DateTime)]
+    pub observed_at: String,
+    /// Until when it held (valid time); null while it holds.
+    #[schema(format = DateTime)]
+    pub valid_until: Option<String>,
+    /// True when a resolution said it was never true.
+    pub corrected: bool,
+}
+
+impl NodeVersionDto {
+    pub fn from_domain(v: NodeVersion) -> Self {
+        let s = v.standing;
+        Self {
+            node_id: v.node_id,
+            version: v.version,
+            kind: v.kind.as_str().to_owned(),
+            recorded_at: time::format(&v.recorded_at),
+            changed_by: v.by,
+            conflict_id: v.conflict_id,
+            title: v.title,
+            body: v.body,
+            memory_type: s.memory_type,
+            labels: s.labels,
+            scope: s.scope,
+            source: s.source,
+            confidence: s.confidence,
+            state: NodeStateDto::from_domain(s.state),
+            observed_at: time::format(&s.observed_at),
+            valid_until: s.valid_until.as_ref().map(time::format),
+            corrected: s.corrected,
         }
     }
 }
@@ -491,6 +561,14 @@ pub struct ResolveResponse {
     pub resolved_at: String,
     /// True when this reply is the stored result of an earlier identical request.
     pub replayed: bool,
+    /// Why the losing side stopped holding: `update` (it held until the winner's
+    /// `observed_at`: its `valid_until`) or `correction` (it never held: `corrected`). Absent
+    /// for `keep_both` and `merge`, which end nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// True when concord chose the reason from the winner's words (the request gave none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason_inferred: Option<bool>,
 }
 
 impl From<Resolution> for ResolveResponse {
@@ -504,6 +582,8 @@ impl From<Resolution> for ResolveResponse {
             actions: r.actions.iter().map(ActionDto::from).collect(),
             resolved_at: time::format(&r.resolved_at),
             replayed: r.replayed,
+            reason: r.reason.map(|x| x.as_str().to_owned()),
+            reason_inferred: r.reason.map(|_| r.reason_inferred),
         }
     }
 }

@@ -27,5 +27,7 @@ mod revert;
 mod review;
 mod sources;
 mod templated;
+mod valid_time;
+mod versions;
 mod wake;
 mod warmup;

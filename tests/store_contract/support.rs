@@ -131,8 +131,18 @@ pub enum Db {
     Postgres(sqlx::PgPool),
 }
 
+/// A node's columns but its change context (`changed_by`, `changed_in`: who made the last
+/// change, which a revert is). Its versions are a log, like `conflict_history`.
+macro_rules! node_columns {
+    () => {
+        "node_id, title, body, memory_type, labels, scope, source, confidence, state, \
+         observed_at, created_at, updated_at, embedding, embedding_dim, search_tokens, \
+         valid_until, corrected"
+    };
+}
+
 const SQLITE_TABLES: [&str; 8] = [
-    "select * from nodes",
+    concat!("select ", node_columns!(), " from nodes"),
     "select * from node_labels",
     "select * from edges",
     "select * from conflict_queue",
@@ -143,7 +153,7 @@ const SQLITE_TABLES: [&str; 8] = [
 ];
 
 const PG_TABLES: [&str; 8] = [
-    "select t::text from nodes t",
+    concat!("select (", node_columns!(), ")::text from nodes t"),
     "select t::text from node_labels t",
     "select t::text from edges t",
     "select t::text from conflict_queue t",

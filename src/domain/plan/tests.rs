@@ -17,6 +17,7 @@ fn node(body: &str, labels: &[&str], state: NodeState) -> Node {
         created_at: now,
         updated_at: now,
         has_embedding: false,
+        validity: Default::default(),
         conflict_ids: vec![],
     }
 }

@@ -24,6 +24,8 @@ fn image(id: Uuid, body: &str) -> NodeImage {
         embedding: Some("0000803f".into()),
         embedding_dim: Some(1),
         search_tokens: "quota".into(),
+        valid_until: None,
+        corrected: false,
     }
 }
 
@@ -73,6 +75,7 @@ fn new_is_current() -> (Resolved, Now, Uuid) {
         node_id: old,
         from: NodeState::Active,
         to: NodeState::Dormant,
+        validity: Default::default(),
     };
     let after = before.after(&step, at).unwrap();
     let resolved = Resolved {

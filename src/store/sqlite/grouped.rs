@@ -11,7 +11,7 @@ use crate::domain::node::NewNode;
 use crate::domain::time;
 use crate::store::DetectedConflict;
 use crate::store::backend::{GroupedWrite, Q, QueryExt, Ts};
-use crate::store::nodes::{INSERT_NODE_PARAMS, bind_insert, insert_node};
+use crate::store::nodes::{Change, INSERT_NODE_PARAMS, bind_insert, insert_node};
 use crate::store::sqlite::SqliteStore;
 use crate::store::{conflicts, edges};
 
@@ -58,7 +58,7 @@ pub fn node_write(
         params: INSERT_NODE_PARAMS + found.len() * QUEUE_DETECTED_PARAMS,
         returns_rows: !found.is_empty(),
         bind: Box::new(move |q| {
-            let q = bind_insert::<SqliteStore>(q, &node, &tokens, None);
+            let q = bind_insert::<SqliteStore>(q, &node, &tokens, None, &Change::default());
             found.iter().fold(q, bind_detected)
         }),
     }
@@ -81,7 +81,7 @@ fn node_write_sql(conflicts: usize) -> Cow<'static, str> {
     Cow::Owned(sql)
 }
 
-/// `writes` in one call, each with its own parameters (`$1..$14` of the first, `$15..`
+/// `writes` in one call, each with its own parameters (`$1..$16` of the first, `$17..`
 /// of the second, …, as the binds of each write follow those of the one before), after
 /// `begin immediate` when `begin`, and before `commit` when `commit`.
 pub fn call_sql(writes: &[&GroupedWrite<Sqlite>], begin: bool, commit: bool) -> String {
@@ -158,10 +158,10 @@ mod tests {
         let sql = call_sql(&refs, true, true);
         assert!(sql.starts_with("begin immediate; insert into nodes"));
         assert!(sql.ends_with("; commit"));
-        assert_eq!(highest_param(&sql), 14 + 34 + 14);
+        assert_eq!(highest_param(&sql), 16 + 36 + 16);
         assert!(
-            sql.contains("values ($49, $50,"),
-            "the third write starts at $49"
+            sql.contains("values ($53, $54,"),
+            "the third write starts at $53"
         );
         let middle = call_sql(&refs[..1], false, false);
         assert!(middle.starts_with("insert into nodes") && !middle.contains("commit"));

@@ -176,6 +176,8 @@ fn candidate(v: &[Packed]) -> StoreResult<(i64, Candidate)> {
         created_at: ts(10, "created_at")?,
         updated_at: ts(11, "updated_at")?,
         has_embedding: int(12, "has_embedding")? != 0,
+        // Candidates are active memories, which valid time has not ended.
+        validity: Default::default(),
         conflict_ids: Vec::new(),
     };
     let embedding = match v[13] {

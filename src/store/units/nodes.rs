@@ -10,7 +10,7 @@ use crate::domain::node::{self as dn, NewNode, Node, NodePatch};
 use crate::domain::time;
 use crate::store::backend::{Backend, Id, QueryExt, Ts};
 use crate::store::nodes::{
-    attach_conflict_ids, check_dimension, delete_in, fetch, fetch_optional, insert,
+    Change, attach_conflict_ids, check_dimension, delete_in, fetch, fetch_optional, insert,
 };
 use crate::store::units::{Open, Uncommitted, policy};
 use crate::store::{DetectedConflict, StoreResult, conflicts, locks, rows};
@@ -31,7 +31,14 @@ pub async fn create_many<B: Backend>(store: &B, nodes: &[NewNode]) -> StoreResul
         if let Some(e) = &node.embedding {
             check_dimension::<B>(&mut tx, e.len()).await?;
         }
-        insert::<B>(&mut tx, node, tokens, embedding.as_deref()).await?;
+        insert::<B>(
+            &mut tx,
+            node,
+            tokens,
+            embedding.as_deref(),
+            &Change::default(),
+        )
+        .await?;
     }
     B::commit(tx).await?;
     Ok(())
@@ -87,7 +94,14 @@ async fn write_tokenised<B: Backend>(
     if let Some(e) = &node.embedding {
         check_dimension::<B>(&mut tx, e.len()).await?;
     }
-    insert::<B>(&mut tx, &node, &tokens, embedding.as_deref()).await?;
+    insert::<B>(
+        &mut tx,
+        &node,
+        &tokens,
+        embedding.as_deref(),
+        &Change::default(),
+    )
+    .await?;
     // Every old node at once, in id order, not one by one as the conflicts are written; for
     // update when a policy will resolve (and so change) them in this transaction.
     let olds = found.iter().map(|h| h.conflict.old_node_id).collect();
@@ -137,8 +151,8 @@ pub async fn update<B: Backend>(store: &B, id: Uuid, patch: NodePatch) -> StoreR
     let tokens = index_tokens(&node.title, &node.body).join(" ");
     B::query(
         "update nodes set title = $2, body = $3, labels = $4, confidence = $5, state = $6, \
-         source = $7, scope = $8, observed_at = $9, updated_at = $10, search_tokens = $11 \
-         where node_id = $1",
+         source = $7, scope = $8, observed_at = $9, updated_at = $10, search_tokens = $11, \
+         changed_by = null, changed_in = null where node_id = $1",
     )
     .arg(Id(id))
     .arg(&node.title)
@@ -161,7 +175,7 @@ pub async fn update<B: Backend>(store: &B, id: Uuid, patch: NodePatch) -> StoreR
 
 pub async fn delete<B: Backend>(store: &B, id: Uuid) -> StoreResult<()> {
     let mut tx = store.write().await?;
-    delete_in::<B>(&mut tx, id).await?;
+    delete_in::<B>(&mut tx, id, &Change::default()).await?;
     B::commit(tx).await?;
     Ok(())
 }

@@ -16,6 +16,7 @@ use crate::domain::plan::{self, Plan, PlanError, Resolve, Step};
 use crate::domain::pre_image::PreImage;
 use crate::domain::time;
 use crate::store::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
+use crate::store::nodes::Change;
 use crate::store::units::{Open, Uncommitted};
 use crate::store::{Failure, Refusal};
 use crate::store::{
@@ -125,24 +126,37 @@ impl Run<'_> {
         done: &[Action],
     ) -> StoreResult<Action> {
         let at = Ts(self.plan.resolved_at);
+        let change = Change::in_conflict(self.conflict.id, self.req.resolved_by.as_deref());
         let mut moved = 0;
         match step {
             Step::CreateNode(node) => {
                 let tokens = index_tokens(&node.title, &node.body).join(" ");
-                nodes::insert::<B>(conn, node, &tokens, None).await?;
+                nodes::insert::<B>(conn, node, &tokens, None, &change).await?;
                 B::query("update conflict_queue set new_node_id = $2 where conflict_id = $1")
                     .arg(Id(self.conflict.id))
                     .arg(Id(node.id))
                     .run(conn)
                     .await?;
             }
-            Step::SetState { node_id, to, .. } => {
-                B::query("update nodes set state = $2, updated_at = $3 where node_id = $1")
-                    .arg(Id(*node_id))
-                    .arg(to.as_str())
-                    .arg(at)
-                    .run(conn)
-                    .await?;
+            Step::SetState {
+                node_id,
+                to,
+                validity,
+                ..
+            } => {
+                B::query(
+                    "update nodes set state = $2, updated_at = $3, changed_by = $4, \
+                     changed_in = $5, valid_until = $6, corrected = $7 where node_id = $1",
+                )
+                .arg(Id(*node_id))
+                .arg(to.as_str())
+                .arg(at)
+                .arg(change.by.clone())
+                .arg(change.conflict.map(Id))
+                .arg(validity.valid_until.map(Ts))
+                .arg(validity.corrected)
+                .run(conn)
+                .await?;
             }
             Step::CreateEdge(edge) => edges::insert::<B>(conn, edge).await?,
             Step::MergeBody {
@@ -155,20 +169,22 @@ impl Run<'_> {
                 let old = old.ok_or(StoreError::NotFound("node"))?;
                 B::query(
                     "update nodes set body = $2, labels = $3, search_tokens = $4, \
-                     updated_at = $5 where node_id = $1",
+                     updated_at = $5, changed_by = $6, changed_in = $7 where node_id = $1",
                 )
                 .arg(Id(*node_id))
                 .arg(body)
                 .arg(Json(labels))
                 .arg(index_tokens(&old.title, body).join(" "))
                 .arg(at)
+                .arg(change.by.clone())
+                .arg(change.conflict.map(Id))
                 .run(conn)
                 .await?;
             }
             Step::MoveEdges { from, to } => {
                 moved = edges::move_edges::<B>(conn, *from, *to).await?
             }
-            Step::DeleteNode { node_id } => nodes::delete_in::<B>(conn, *node_id).await?,
+            Step::DeleteNode { node_id } => nodes::delete_in::<B>(conn, *node_id, &change).await?,
             Step::MarkResolved => self.mark_resolved::<B>(conn, step, done).await?,
         }
         let action = step.action(self.conflict.id, moved);
@@ -233,6 +249,8 @@ impl Run<'_> {
             actions,
             resolved_at: self.plan.resolved_at,
             replayed: false,
+            reason: self.plan.reason.map(|(r, _)| r),
+            reason_inferred: self.plan.reason.is_some_and(|(_, inferred)| inferred),
         }
     }
 }

@@ -21,6 +21,7 @@ use crate::domain::revert::{
 };
 use crate::domain::time::{self, Timestamp};
 use crate::store::backend::{Backend, Cols, Conn, Id, QueryExt, Ts};
+use crate::store::nodes::{Change, delete_row};
 use crate::store::pre_image::source_row;
 use crate::store::units::{Open, Uncommitted};
 use crate::store::{Failure, Refusal};
@@ -140,6 +141,7 @@ impl Run<'_> {
         done: &[Action],
     ) -> StoreResult<Option<Action>> {
         let mut moved = 0;
+        let change = Change::in_conflict(self.conflict.id, self.req.reverted_by.as_deref());
         match step {
             RevertStep::DeleteEdge { edge_id, .. } => {
                 B::query("delete from edges where edge_id = $1")
@@ -152,7 +154,7 @@ impl Run<'_> {
                 edges,
                 conflicts,
             } => {
-                insert_node::<B>(conn, node).await?;
+                insert_node::<B>(conn, node, &change).await?;
                 for edge in edges {
                     insert_edge::<B>(conn, edge).await?;
                 }
@@ -165,13 +167,8 @@ impl Run<'_> {
                     moved += move_back::<B>(conn, edge, *to, *from).await?;
                 }
             }
-            RevertStep::RestoreRow { node, .. } => restore_row::<B>(conn, node).await?,
-            RevertStep::DeleteNode { node_id } => {
-                B::query("delete from nodes where node_id = $1")
-                    .arg(Id(*node_id))
-                    .run(conn)
-                    .await?;
-            }
+            RevertStep::RestoreRow { node, .. } => restore_row::<B>(conn, node, &change).await?,
+            RevertStep::DeleteNode { node_id } => delete_row::<B>(conn, *node_id, &change).await?,
             RevertStep::MarkReverted => self.mark_reverted::<B>(conn, done).await?,
         }
         failpoints::hit(self.conflict.id, step.name())?;

@@ -6,6 +6,7 @@ use uuid::Uuid;
 use crate::domain::pre_image::{ConflictImage, EdgeImage, NodeImage, unhex};
 use crate::domain::revert::{Obstacle, SourceWrite};
 use crate::store::backend::{Backend, Conn, Id, QueryExt, Ts};
+use crate::store::nodes::Change;
 use crate::store::{Failure, Refusal};
 use crate::store::{StoreError, StoreResult};
 
@@ -19,30 +20,42 @@ fn embedding(node: &NodeImage) -> StoreResult<Option<Vec<u8>>> {
         .transpose()
 }
 
-/// Both statements take the node's columns as `$1..$15` in the same order.
+/// Both statements take the node's columns as `$1..$19` in the same order, the change's
+/// context (what the version records) last.
 const INSERT_NODE: &str = "insert into nodes (node_id, title, body, memory_type, labels, scope, \
      source, confidence, state, observed_at, created_at, updated_at, embedding, embedding_dim, \
-     search_tokens) \
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)";
+     search_tokens, valid_until, corrected, changed_by, changed_in) \
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
+     $19)";
 const RESTORE_NODE: &str = "update nodes set title = $2, body = $3, memory_type = $4, \
      labels = $5, scope = $6, source = $7, confidence = $8, state = $9, observed_at = $10, \
      created_at = $11, updated_at = $12, embedding = $13, embedding_dim = $14, \
-     search_tokens = $15 where node_id = $1";
+     search_tokens = $15, valid_until = $16, corrected = $17, changed_by = $18, \
+     changed_in = $19 where node_id = $1";
 
 /// Re-creates a node a merge deleted, with its id, fields, timestamps and labels.
-pub async fn insert_node<B: Backend>(conn: &mut Conn<B>, n: &NodeImage) -> StoreResult<()> {
-    write_node::<B>(conn, INSERT_NODE, n).await
+pub async fn insert_node<B: Backend>(
+    conn: &mut Conn<B>,
+    n: &NodeImage,
+    change: &Change,
+) -> StoreResult<()> {
+    write_node::<B>(conn, INSERT_NODE, n, change).await
 }
 
 /// Writes a node row back exactly as it was before the resolution.
-pub async fn restore_row<B: Backend>(conn: &mut Conn<B>, n: &NodeImage) -> StoreResult<()> {
-    write_node::<B>(conn, RESTORE_NODE, n).await
+pub async fn restore_row<B: Backend>(
+    conn: &mut Conn<B>,
+    n: &NodeImage,
+    change: &Change,
+) -> StoreResult<()> {
+    write_node::<B>(conn, RESTORE_NODE, n, change).await
 }
 
 async fn write_node<B: Backend>(
     conn: &mut Conn<B>,
     sql: &'static str,
     n: &NodeImage,
+    change: &Change,
 ) -> StoreResult<()> {
     B::query(sql)
         .arg(Id(n.node_id))
@@ -60,6 +73,10 @@ async fn write_node<B: Backend>(
         .arg(embedding(n)?)
         .arg(n.embedding_dim)
         .arg(&n.search_tokens)
+        .arg(n.valid_until.map(Ts))
+        .arg(n.corrected)
+        .arg(change.by.clone())
+        .arg(change.conflict.map(Id))
         .run(conn)
         .await?;
     Ok(())

@@ -1,0 +1,98 @@
+//! `/nodes/{id}/versions`: every change to a memory, kept (a deleted memory's too).
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use uuid::Uuid;
+
+use super::error::{ApiError, Problem};
+use super::extract::{AppQuery, IdPath, page_args};
+use crate::service::nodes;
+use crate::state::AppState;
+use crate::wire::dto::NodeVersionDto;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_versions))
+        .routes(routes!(get_version))
+}
+
+/// `GET /nodes/{id}/versions` parameters.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct VersionsQuery {
+    /// 1..200, default 50.
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<i64>,
+    /// Opaque cursor from `next_cursor` (base64url); never empty.
+    #[param(min_length = 1, pattern = "^[A-Za-z0-9_-]+$")]
+    pub cursor: Option<String>,
+}
+
+/// A page of versions, oldest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VersionListResponse {
+    pub items: Vec<NodeVersionDto>,
+    /// Null at the end of the list.
+    pub next_cursor: Option<String>,
+}
+
+/// A memory's versions, oldest first: one per change (written, edited, resolved, reverted,
+/// deleted), each the whole memory as it stood after that change. A deleted memory keeps its
+/// versions, the last a `deleted` tombstone; an id that never existed is 404.
+#[utoipa::path(
+    get, path = "/nodes/{id}/versions", tag = "nodes",
+    params(("id" = Uuid, Path, description = "Node id"), VersionsQuery),
+    responses(
+        (status = 200, body = VersionListResponse),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn list_versions(
+    State(state): State<AppState>,
+    IdPath(id): IdPath,
+    AppQuery(q): AppQuery<VersionsQuery>,
+) -> Result<Json<VersionListResponse>, ApiError> {
+    let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
+    let page = nodes::versions(&state.services, id, limit, after).await?;
+    Ok(Json(VersionListResponse {
+        items: page
+            .items
+            .into_iter()
+            .map(NodeVersionDto::from_domain)
+            .collect(),
+        next_cursor: page.next_cursor.map(|c| c.encode()),
+    }))
+}
+
+/// One version of a memory.
+#[utoipa::path(
+    get, path = "/nodes/{id}/versions/{version}", tag = "nodes",
+    params(
+        ("id" = Uuid, Path, description = "Node id"),
+        ("version" = i64, Path, minimum = 1, description = "Version number, from 1"),
+    ),
+    responses(
+        (status = 200, body = NodeVersionDto),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn get_version(
+    State(state): State<AppState>,
+    Path((id, version)): Path<(String, String)>,
+) -> Result<Json<NodeVersionDto>, ApiError> {
+    // A malformed id or version names no resource: 404, as for every id in a path.
+    let id = Uuid::parse_str(&id).map_err(|_| ApiError::NoRoute)?;
+    let version = version
+        .parse::<i64>()
+        .ok()
+        .filter(|v| *v >= 1)
+        .ok_or(ApiError::NoRoute)?;
+    let v = nodes::version(&state.services, id, version).await?;
+    Ok(Json(NodeVersionDto::from_domain(v)))
+}

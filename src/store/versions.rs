@@ -1,0 +1,50 @@
+//! A memory's versions, on either database. The triggers of the `node_versions` migration
+//! write them; this module only reads them back, whole ([`crate::domain::version`]).
+
+use uuid::Uuid;
+
+use super::backend::{Backend, Id, QueryExt};
+use super::rows;
+use super::{StoreError, StoreResult};
+use crate::domain::version::{self, NodeVersion};
+
+/// The live node (as version 0, its texts as `prev_*`) and its stored versions, in one
+/// statement so that both are read from one snapshot.
+const VERSIONS_OF_NODE: &str = "select 0 as version, 'live' as kind, updated_at as recorded_at, \
+       changed_by as by_whom, changed_in as conflict_id, title as prev_title, \
+       body as prev_body, memory_type, labels, scope, source, confidence, state, observed_at, \
+       valid_until, corrected \
+     from nodes where node_id = $1 \
+     union all \
+     select version, kind, recorded_at, by_whom, conflict_id, prev_title, prev_body, \
+       memory_type, labels, scope, source, confidence, state, observed_at, valid_until, \
+       corrected \
+     from node_versions where node_id = $1 \
+     order by version";
+
+/// Every version of a node, oldest first, a deleted node's included; `NotFound` when the
+/// node never existed.
+pub async fn list<B: Backend>(store: &B, id: Uuid) -> StoreResult<Vec<NodeVersion>> {
+    let mut conn = store.pool().acquire().await?;
+    let found = B::query(VERSIONS_OF_NODE)
+        .arg(Id(id))
+        .all(&mut conn)
+        .await?;
+    let mut live = None;
+    let mut stored = Vec::with_capacity(found.len());
+    for row in &found {
+        match rows::version_row::<B::Db>(row)? {
+            (0, r) => {
+                live = Some((
+                    r.prev_title.unwrap_or_default(),
+                    r.prev_body.unwrap_or_default(),
+                ))
+            }
+            (_, r) => stored.push(r),
+        }
+    }
+    if stored.is_empty() {
+        return Err(StoreError::NotFound("node"));
+    }
+    Ok(version::reconstruct(id, stored, live))
+}
