@@ -461,3 +461,35 @@ def test_bidirectional_controls_in_stored_text_show_as_markers(page, server, api
     # The stored text is unchanged.
     stored = api.get(f"/nodes?label={label}")["items"][0]
     assert override in stored["title"]
+
+
+# ---- issue 40: the console in words, at both widths ---------------------------------------------
+
+WIDTHS = pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+
+
+def sized(make_page, width, height):
+    return make_page(width=width, height=height)
+
+
+@WIDTHS
+def test_the_favicon_is_served_and_allowed_by_the_csp(make_page, server, width, height, label):
+    # Arrange
+    page = sized(make_page, width, height).page
+
+    # Act
+    goto_queue(page, server.base, label)
+    reply = page.request.get(f"{server.base}/favicon.ico")
+
+    # Assert: an SVG icon, linked from the page, that the page's own policy lets it show.
+    assert reply.status == 200
+    assert reply.headers["content-type"] == "image/svg+xml"
+    assert reply.text().startswith("<svg")
+    expect(page.locator("link[rel=icon]")).to_have_attribute("href", "/favicon.ico")
+    loaded = page.evaluate("""() => new Promise((ok) => {
+        const img = new Image();
+        img.onload = () => ok(img.naturalWidth > 0);
+        img.onerror = () => ok(false);
+        img.src = '/favicon.ico';
+    })""")
+    assert loaded is True
