@@ -493,3 +493,30 @@ def test_the_favicon_is_served_and_allowed_by_the_csp(make_page, server, width, 
         img.src = '/favicon.ico';
     })""")
     assert loaded is True
+
+
+@WIDTHS
+def test_the_detector_s_quotes_are_highlighted_in_chinese(make_page, server, api, label, width, height):
+    # Arrange: Chinese has no spaces between words, so a quote sits between other characters.
+    place = api.conflict(label, "生产环境部署在东京区域。", "生产环境部署在大阪区域。", title=f"部署 {label}")
+    ttl = api.conflict(label, "缓存时间是30秒。", "缓存时间是60秒。", title=f"缓存 {label}")
+    assert '"东京"' in place["detection"]["explanation"], place["detection"]
+    assert '"30秒"' in ttl["detection"]["explanation"], ttl["detection"]
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label)
+
+    for title, old, new in [(f"部署 {label}", "东京", "大阪"), (f"缓存 {label}", "30秒", "60秒")]:
+        # Act
+        open_item(page, title)
+
+        # Assert: the quoted words are marked on each side.
+        for side, quote in [("old", old), ("new", new)]:
+            marks = page.locator(f".side.{side} .evidence")
+            expect(marks.first).to_be_visible()
+            assert "".join(marks.all_inner_texts()) == quote, (side, marks.all_inner_texts())
+        if width < 600:
+            page.get_by_role("button", name="← Queue").click()
+
+    # A quote in a script with spaces still needs whole words ("3" does not mark "300").
+    assert page.evaluate("ConcordDiff.ranges('pool of 300 and 3', ['3'])") == [[16, 17]]
+    assert page.evaluate("ConcordDiff.ranges('上限是3个', ['3个'])") == [[3, 5]]
