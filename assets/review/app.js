@@ -81,6 +81,21 @@
     return c.old_node?.title || c.new_node?.title || 'Untitled';
   }
 
+  // Text with its `code` spans as <code> elements: a list of strings and elements for el(),
+  // every piece inserted as text.
+  function rich(text) {
+    const out = [];
+    let last = 0;
+    const s = String(text ?? '');
+    for (const m of s.matchAll(/`([^`\n]+)`/g)) {
+      if (m.index > last) out.push(s.slice(last, m.index));
+      out.push(el('code', { text: m[1] }));
+      last = m.index + m[0].length;
+    }
+    if (last < s.length) out.push(s.slice(last));
+    return out;
+  }
+
   // ---- API access --------------------------------------------------------------------------
   class Problem extends Error {
     constructor(status, body) {
@@ -368,7 +383,25 @@
   }
 
   function facts(rows) {
-    return el('dl', { class: 'facts' }, rows.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })]));
+    return el('dl', { class: 'facts' }, rows.flatMap(([k, v]) => [
+      el('dt', { text: k }),
+      v instanceof Node ? el('dd', {}, v) : el('dd', { text: v }),
+    ]));
+  }
+
+  // A side's labels, those the other side lacks marked like the words only on this side.
+  function labelsView(labels, otherLabels, side) {
+    if (!labels.length) return '—';
+    const other = otherLabels ? new Set(otherLabels) : null;
+    const box = el('span', { class: 'side-labels' });
+    labels.forEach((l, i) => {
+      if (i) box.append(', ');
+      const only = other !== null && !other.has(l);
+      box.append(only
+        ? el(side === 'old' ? 'del' : 'ins', { class: 'label-only', text: l, title: `only on the ${side} side` })
+        : el('span', { text: l }));
+    });
+    return box;
   }
 
   function sideView(c, side, evidence) {
@@ -385,7 +418,7 @@
         ['Credibility', credibilityText(node.source)],
         ['Confidence', node.confidence.toFixed(2)],
         ['Observed', when(node.observed_at)],
-        ['Labels', node.labels.length ? node.labels.join(', ') : '—'],
+        ['Labels', labelsView(node.labels, (side === 'old' ? c.new_node : c.old_node)?.labels, side)],
         ['Memory type', node.memory_type],
         ['State', node.state],
       ]
@@ -423,7 +456,7 @@
     const by = c.resolved_by ? ` by ${c.resolved_by}` : '';
     return el('section', { class: 'resolved', 'aria-label': 'Resolution' },
       el('p', { text: `Resolved as "${how}"${by} on ${when(c.resolved_at)}.` }),
-      c.note ? el('p', { text: `Note: ${c.note}` }) : null,
+      c.note ? el('p', {}, 'Note: ', rich(c.note)) : null,
       c.actions?.length ? el('ul', { class: 'actions' }, c.actions.map((a) => el('li', { text: a.summary }))) : null);
   }
 
@@ -444,11 +477,11 @@
           el('span', { text: `queued ${age(c.created_at)}`, title: when(c.created_at) }))),
       el('p', { class: 'explanation' },
         el('strong', { text: 'Why flagged: ' }),
-        `${det.explanation} (${det.tier} tier, probability ${det.probability.toFixed(2)}${signals})`),
+        rich(det.explanation), ` (${det.tier} tier, probability ${det.probability.toFixed(2)}${signals})`),
       el('p', { class: 'recommendation' },
         el('strong', { text: 'Recommendation: ' }),
-        `${recWhat} (${words(rec.resolution)}). ${rec.reasoning}`),
-      c.note && c.status === 'pending' ? el('p', { class: 'queued-note', text: `Note when queued: ${c.note}` }) : null,
+        `${recWhat} (${words(rec.resolution)}). `, rich(rec.reasoning)),
+      c.note && c.status === 'pending' ? el('p', { class: 'queued-note' }, 'Note when queued: ', rich(c.note)) : null,
       resolutionView(c),
       el('p', { class: 'legend' }, 'Marked words differ between the sides: ',
         el('del', { text: 'only in old' }), ', ', el('ins', { text: 'only in new' }), ', ',
@@ -476,7 +509,7 @@
           el('strong', { text: words(e.kind) }),
           e.resolution ? ` "${STRATEGY_WORDS[e.resolution] || e.resolution}"` : '',
           e.by ? ` by ${e.by}` : '',
-          e.note ? ` (note: ${e.note})` : '',
+          e.note ? [' (note: ', ...rich(e.note), ')'] : '',
           e.actions?.length ? el('ul', {}, e.actions.map((a) => el('li', { text: a.summary }))) : null)))
         : el('p', { class: 'muted', text: 'No history yet.' });
     } catch (e) {

@@ -520,3 +520,54 @@ def test_the_detector_s_quotes_are_highlighted_in_chinese(make_page, server, api
     # A quote in a script with spaces still needs whole words ("3" does not mark "300").
     assert page.evaluate("ConcordDiff.ranges('pool of 300 and 3', ['3'])") == [[16, 17]]
     assert page.evaluate("ConcordDiff.ranges('上限是3个', ['3个'])") == [[3, 5]]
+
+
+@WIDTHS
+def test_code_spans_in_reasons_and_notes_show_as_code(make_page, server, api, label, width, height):
+    # Arrange: a `security` label makes the recommendation's reasoning quote it in backticks.
+    title = f"Code {label}"
+    scope = f"s{uuid.uuid4().hex[:12]}"
+    api.node(title, "Tokens expire after 15 minutes", [label, "security"], scope=scope)
+    hit = api.node(title, "Tokens expire after 60 minutes", [label, "security"], scope=scope)["conflicts"][0]
+    c = api.get(f"/conflicts/{hit['conflict_id']}")
+    assert "`security`" in c["recommendation"]["reasoning"]
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label)
+    open_item(page, title)
+
+    # Act + Assert: a code element, no backticks.
+    rec = page.locator(".recommendation")
+    expect(rec.locator("code")).to_have_text(["security"])
+    assert "`" not in rec.inner_text()
+
+    # A resolution note with code and markup: code shown as code, markup as text.
+    note = "ran `kubectl get <b>pods</b>` to check"
+    api.post(f"/conflicts/{c['id']}/resolve", {"resolution": "keep_both", "resolved_by": "Ada", "note": note})
+    page.goto(f"{server.base}/review?status=all&label={label}#{c['id']}")
+    resolved = page.locator(".resolved")
+    expect(resolved.locator("code")).to_have_text(["kubectl get <b>pods</b>"])
+    expect(resolved).to_contain_text("Note: ran kubectl get <b>pods</b> to check")
+    expect(page.locator("#history-body code")).to_have_text(["kubectl get <b>pods</b>"])
+    expect(page.locator("#conflict b")).to_have_count(0)
+
+
+@WIDTHS
+def test_labels_on_one_side_only_are_marked(make_page, server, api, label, width, height):
+    # Arrange
+    title = f"Labels {label}"
+    scope = f"s{uuid.uuid4().hex[:12]}"
+    api.node(title, "The retry limit is 3", [label, "jobs", "legacy"], scope=scope)
+    api.node(title, "The retry limit is 7", [label, "jobs", "perf"], scope=scope)
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label)
+
+    # Act
+    open_item(page, title)
+
+    # Assert: what one side lacks is marked like a changed word; shared labels are not.
+    old_facts = page.locator(".side.old .facts")
+    new_facts = page.locator(".side.new .facts")
+    expect(old_facts.locator("del")).to_have_text(["legacy"])
+    expect(new_facts.locator("ins")).to_have_text(["perf"])
+    expect(old_facts).to_contain_text(f"{label}, jobs, legacy")
+    expect(old_facts.locator("del")).to_have_attribute("title", "only on the old side")
