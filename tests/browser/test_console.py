@@ -571,3 +571,36 @@ def test_labels_on_one_side_only_are_marked(make_page, server, api, label, width
     expect(new_facts.locator("ins")).to_have_text(["perf"])
     expect(old_facts).to_contain_text(f"{label}, jobs, legacy")
     expect(old_facts.locator("del")).to_have_attribute("title", "only on the old side")
+
+
+@WIDTHS
+def test_the_decision_bar_is_on_the_first_screen_of_a_long_conflict(make_page, server, api, label, width, height):
+    # Arrange: long bodies push the decision far below the sides.
+    title = f"Sticky {label}"
+    api.conflict(label, f"{LONG_INTRO}\n\nThe cache TTL is 30 seconds.", f"{LONG_INTRO}\n\nThe cache TTL is 60 seconds.",
+                 title=title)
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label)
+
+    # Act
+    open_item(page, title)
+
+    # Assert: every decision button is on screen and not covered, with nothing scrolled.
+    def on_screen(name):
+        button = page.get_by_role("button", name=name)
+        box = button.bounding_box()
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= height, (name, box)
+        hit = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y)?.closest('button')?.textContent",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+        assert hit and name.split(" ", 1)[1] in hit, (name, hit)
+    for name in ["1 New is current", "2 Old is current", "3 Keep both", "4 Merge…"]:
+        on_screen(name)
+    # The header takes little of a phone's screen.
+    header = page.locator("header.top").bounding_box()
+    assert header["height"] <= (90 if width < 600 else 120), header
+    # Halfway down the sides, still there.
+    page.mouse.wheel(0, height)
+    page.wait_for_timeout(200)
+    on_screen("3 Keep both")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
