@@ -18,6 +18,7 @@
   const state = {
     filters: { status: 'pending', type: '', label: '', order: 'oldest' },
     pageSize: 50,       // ?limit= in the page's address changes it
+    listChars: 300,     // the queue lists bodies cut to this; an opened conflict is fetched whole
     items: [],          // loaded conflicts, in queue order
     nextCursor: null,
     pendingTotal: null,
@@ -239,7 +240,9 @@
   // ---- queue -------------------------------------------------------------------------------
   function queryString(extra) {
     const f = state.filters;
-    const q = new URLSearchParams({ status: f.status, order: f.order, limit: String(state.pageSize) });
+    const q = new URLSearchParams({
+      status: f.status, order: f.order, limit: String(state.pageSize), max_chars: String(state.listChars),
+    });
     if (f.type) q.set('conflict_type', f.type);
     if (f.label) q.set('label', f.label);
     for (const [k, v] of Object.entries(extra || {})) q.set(k, v);
@@ -252,6 +255,33 @@
     if (f.type && c.conflict_type !== f.type) return false;
     if (f.label && !labelsOf(c).includes(f.label.trim().toLowerCase())) return false;
     return true;
+  }
+
+  // The whole conflict (the queue holds shortened bodies).
+  async function fetchConflict(id) {
+    const c = await api('GET', `/conflicts/${id}`);
+    c.full = true;
+    return c;
+  }
+
+  // The number of pending conflicts that match the filters, asked again after any change to
+  // the queue (counting locally drifts when events and replies cross). Coalesced; the latest
+  // answer wins.
+  let pendingTimer = null;
+  let pendingSeq = 0;
+  function refreshPending() {
+    if (pendingTimer) return;
+    pendingTimer = setTimeout(async () => {
+      pendingTimer = null;
+      const seq = ++pendingSeq;
+      const load = state.loadSeq;
+      try {
+        const page = await api('GET', `/conflicts?${queryString({ status: 'pending', limit: '1', max_chars: '1' })}`);
+        if (seq !== pendingSeq || load !== state.loadSeq) return;
+        state.pendingTotal = page.pending_total;
+        renderQueue();
+      } catch (_) { /* the count stays as it was */ }
+    }, 50);
   }
 
   async function loadQueue() {
@@ -327,14 +357,15 @@
     if (i < state.pos) state.pos -= 1;
     const li = $('queue-list').querySelector(`li[data-id="${id}"]`);
     if (li) li.remove();
-    if (state.pendingTotal !== null && state.filters.status === 'pending') state.pendingTotal -= 1;
     renderQueue();
+    refreshPending();
   }
 
   function upsertQueue(c) {
     const i = state.items.findIndex((x) => x.id === c.id);
     if (!matchesFilters(c)) {
       if (i >= 0) removeFromQueue(c.id);
+      else refreshPending();
       return;
     }
     if (i >= 0) {
@@ -349,9 +380,11 @@
       state.items.splice(at, 0, c);
       if (at <= state.pos && state.selectedId && state.selectedId !== c.id) state.pos += 1;
     } else {
+      refreshPending();
       return;
     }
     renderQueue();
+    refreshPending();
   }
 
   // ---- the conflict view -------------------------------------------------------------------
@@ -527,14 +560,15 @@
     state.selectedId = id;
     const i = state.items.findIndex((c) => c.id === id);
     if (i >= 0) state.pos = i;
-    let c = cached;
-    if (!c || opts?.fresh) {
+    let c = cached?.full && !opts?.fresh ? cached : null;
+    if (!c) {
       try {
-        c = await api('GET', `/conflicts/${id}`);
+        c = await fetchConflict(id);
       } catch (e) {
         showProblem('Opening the conflict', e);
         return;
       }
+      if (state.selectedId !== id) return;
     }
     state.current = c;
     history.replaceState(null, '', `${location.pathname}${location.search}#${id}`);
@@ -701,7 +735,7 @@
       state.selectedId = null;
     } else {
       try {
-        upsertQueue(await api('GET', `/conflicts/${id}`));
+        upsertQueue(await fetchConflict(id));
       } catch (_) { /* the report already said what happened */ }
     }
     if (await step(1)) return;
@@ -716,7 +750,7 @@
     refreshStats();
     let fresh;
     try {
-      fresh = await api('GET', `/conflicts/${id}`);
+      fresh = await fetchConflict(id);
     } catch (e) {
       if (e instanceof Problem && e.status === 404) {
         removeFromQueue(id);
@@ -778,6 +812,7 @@
 
   async function onEvent(kind, data) {
     refreshStats();
+    refreshPending();
     const id = data.conflict_id;
     if (state.mine.has(id)) {
       state.mine.delete(id);
@@ -785,12 +820,12 @@
     }
     if (kind === 'conflict.created' || kind === 'conflict.reverted') {
       try {
-        upsertQueue(await api('GET', `/conflicts/${id}`));
+        upsertQueue(await fetchConflict(id));
       } catch (_) { /* gone again already */ }
     } else if (kind === 'conflict.resolved') {
       if (state.filters.status === 'pending') removeFromQueue(id);
       else {
-        try { upsertQueue(await api('GET', `/conflicts/${id}`)); } catch (_) { /* ignore */ }
+        try { upsertQueue(await fetchConflict(id)); } catch (_) { /* ignore */ }
       }
       if (state.current?.id === id) {
         report(`"${titleOf(state.current)}" was just resolved elsewhere.`);

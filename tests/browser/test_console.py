@@ -604,3 +604,50 @@ def test_the_decision_bar_is_on_the_first_screen_of_a_long_conflict(make_page, s
     page.wait_for_timeout(200)
     on_screen("3 Keep both")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@WIDTHS
+def test_the_queue_summary_counts_a_conflict_that_arrives_live(make_page, server, api, label, width, height):
+    # Arrange
+    for n in range(2):
+        api.conflict(label, f"The disk quota is {n + 1} GB", f"The disk quota is {n + 10} GB", title=f"Q{n} {label}")
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label)
+    summary = page.locator("#queue-summary")
+    expect(summary).to_have_text("2 pending conflicts shown · 2 pending match the filters")
+
+    # Act
+    api.conflict(label, "The disk quota is 3 GB", "The disk quota is 30 GB", title=f"Q2 {label}")
+
+    # Assert
+    expect(item(page, f"Q2 {label}")).to_be_visible()
+    expect(summary).to_have_text("3 pending conflicts shown · 3 pending match the filters")
+
+    # Resolved elsewhere: both numbers go down together.
+    first = api.get(f"/conflicts?label={label}&limit=1")["items"][0]
+    api.post(f"/conflicts/{first['id']}/resolve", {"resolution": "keep_both", "resolved_by": "Lin"})
+    expect(summary).to_have_text("2 pending conflicts shown · 2 pending match the filters")
+
+
+@WIDTHS
+def test_the_queue_lists_short_bodies_and_an_opened_conflict_is_whole(make_page, server, api, label, width, height):
+    # Arrange: bodies far longer than the queue needs.
+    title = f"Big {label}"
+    big_old = f"{LONG_INTRO}\n\nThe cache TTL is 30 seconds."
+    big_new = f"{LONG_INTRO}\n\nThe cache TTL is 60 seconds."
+    c = api.conflict(label, big_old, big_new, title=title)
+    rec = sized(make_page, width, height)
+    page = rec.page
+
+    # Act
+    goto_queue(page, server.base, label)
+    expect(item(page, title)).to_be_visible()
+    open_item(page, title)
+
+    # Assert: the listing asked for shortened bodies, the opened conflict was fetched whole.
+    lists = [u for u in rec.requests if urlsplit(u).path == "/conflicts"]
+    assert lists and all("max_chars=" in u for u in lists), lists
+    assert any(urlsplit(u).path == f"/conflicts/{c['id']}" for u in rec.requests), rec.requests
+    assert page.locator(".side.old .body").inner_text() == big_old
+    assert page.locator(".side.new .body").inner_text() == big_new
+    expect(page.locator(".side.new ins")).to_have_text(["60"])
