@@ -140,15 +140,26 @@ def test_a_conflict_shows_both_full_bodies_marks_the_difference_and_the_context(
     assert "null" not in shown and "undefined" not in shown, shown
 
 
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def expect_actions_in_words(box, summaries):
+    """Each action of `summaries` is a line in `box` that names memories in words, never by
+    id; the API's own summary, ids and all, is the line's title (shown on hover)."""
+    assert summaries
+    lines = box.locator("li.action")
+    expect(lines).to_have_count(len(summaries))
+    assert sorted(lines.evaluate_all("els => els.map(e => e.title)")) == sorted(summaries)
+    text = box.inner_text()
+    assert not UUID.search(text), text
+
+
 def decide_and_check_report(page, api, key, conflict_id, expected):
     page.keyboard.press(key)
     expect(page.locator("#report")).to_contain_text(f'as "{expected}"')
     c = api.get(f"/conflicts/{conflict_id}")
     assert c["status"] == "resolved"
-    summaries = [a["summary"] for a in c["actions"]]
-    assert summaries, c
-    for s in summaries:
-        expect(page.locator("#report")).to_contain_text(s)
+    expect_actions_in_words(page.locator("#report"), [a["summary"] for a in c["actions"]])
     return c
 
 
@@ -176,8 +187,7 @@ def test_keys_1_2_3_resolve_and_the_database_agrees(recorded, server, api, label
     got = api.get(f"/conflicts/{a['id']}")
     assert (got["resolution"], got["resolved_by"], got["note"]) == ("new_is_current", "Ada", "checked the deploy log")
     assert api.get(f"/nodes/{a['old_node']['id']}")["state"] == "dormant"
-    for s in [x["summary"] for x in got["actions"]]:
-        expect(page.locator("#report")).to_contain_text(s)
+    expect_actions_in_words(page.locator("#report"), [x["summary"] for x in got["actions"]])
     # The view moved on to the next conflict, and the queue dropped the decided one.
     expect(page.locator("#conflict-title")).to_have_text(f"B {label}")
     expect(page.locator("#queue-list li")).to_have_count(2)
@@ -230,8 +240,9 @@ def test_key_4_merges_with_the_prefilled_text_edited(page, server, api, label):
     old = api.get(f"/nodes/{c['old_node']['id']}")
     assert old["body"] == "The log level is debug in staging and info in production."
     assert api.call("GET", f"/nodes/{c['new_node']['id']}").status == 404
-    for s in [x["summary"] for x in decided["actions"]]:
-        expect(page.locator("#report")).to_contain_text(s)
+    expect_actions_in_words(page.locator("#report"), [x["summary"] for x in decided["actions"]])
+    # The deleted new memory is still named by its title.
+    expect(page.locator("#report")).to_contain_text(f'the new memory "Merge {label}"')
 
 
 def test_cancelling_the_merge_editor_changes_nothing(page, server, api, label):
@@ -387,10 +398,10 @@ def test_help_lists_the_keys(page, server, label):
 SHOTS = os.environ.get("SCREENSHOT_DIR")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def demo_server(tmp_path_factory):
-    """A server of its own holding only the example content, the same every run, so the
-    pictures change only when the page does."""
+    """A server of its own holding only the example content, the same every run (one per
+    picture set: they decide a conflict), so the pictures change only when the page does."""
     s = Server(f"sqlite://{tmp_path_factory.mktemp('shots')}/demo.db")
     seed_demo(Api(s.base), "demo")
     yield s
@@ -399,7 +410,7 @@ def demo_server(tmp_path_factory):
 
 @pytest.mark.skipif(not SHOTS, reason="SCREENSHOT_DIR not set")
 @pytest.mark.parametrize("width,height,name", [(1280, 900, "desktop"), (390, 844, "phone")])
-def test_screenshots_of_the_queue_and_a_conflict(make_page, demo_server, width, height, name):
+def test_screenshots_of_the_queue_a_conflict_and_a_decision(make_page, demo_server, width, height, name):
     # Arrange
     page = make_page(base=demo_server.base, width=width, height=height).page
     out = Path(SHOTS)
@@ -414,7 +425,21 @@ def test_screenshots_of_the_queue_and_a_conflict(make_page, demo_server, width, 
     open_item(page, "Cache TTL")
     expect(page.locator(".side.new ins").first).to_have_text("60")
     page.locator("#conflict-title").evaluate("e => e.blur()")
-    page.screenshot(path=str(out / f"review-conflict-{name}.png"), full_page=True)
+    # The whole page at once, so that the sticky decision bar rests in its own place.
+    full = page.evaluate("document.documentElement.scrollHeight")
+    page.set_viewport_size({"width": width, "height": full})
+    page.screenshot(path=str(out / f"review-conflict-{name}.png"))
+    page.set_viewport_size({"width": width, "height": height})
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # A decision: its report names the memories in words, and the next conflict opens.
+    page.keyboard.press("1")
+    expect(page.locator("#report")).to_contain_text('Resolved "Cache TTL" as "new is current"')
+    expect(page.locator("#report")).to_contain_text('The old memory "Cache TTL"')
+    expect(page.locator("#conflict-title")).to_have_text("Deploy region")
+    assert not UUID.search(page.locator("#report").inner_text())
+    page.locator("#conflict-title").evaluate("e => e.blur()")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(out / f"review-decision-{name}.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
@@ -473,53 +498,100 @@ def sized(make_page, width, height):
 
 
 @WIDTHS
-def test_the_favicon_is_served_and_allowed_by_the_csp(make_page, server, width, height, label):
+def test_reports_and_history_name_the_memories_in_words(make_page, server, api, label, width, height):
     # Arrange
+    title = f"Words {label}"
+    c = api.conflict(label, "The cache TTL is 30 seconds for the catalogue.",
+                     "The cache TTL is 60 seconds for the catalogue.", title=title)
     page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label)
+    open_item(page, title)
 
     # Act
-    goto_queue(page, server.base, label)
-    reply = page.request.get(f"{server.base}/favicon.ico")
+    page.keyboard.press("1")
 
-    # Assert: an SVG icon, linked from the page, that the page's own policy lets it show.
-    assert reply.status == 200
-    assert reply.headers["content-type"] == "image/svg+xml"
-    assert reply.text().startswith("<svg")
-    expect(page.locator("link[rel=icon]")).to_have_attribute("href", "/favicon.ico")
-    loaded = page.evaluate("""() => new Promise((ok) => {
-        const img = new Image();
-        img.onload = () => ok(img.naturalWidth > 0);
-        img.onerror = () => ok(false);
-        img.src = '/favicon.ico';
-    })""")
-    assert loaded is True
+    # Assert: the report says which memory changed, by title and a short quote, no ids.
+    report = page.locator("#report")
+    expect(report).to_contain_text(f'The old memory "{title}" (“The cache TTL is 30 seconds')
+    expect(report).to_contain_text("is now dormant (was active)")
+    decided = api.get(f"/conflicts/{c['id']}")
+    expect_actions_in_words(report, [a["summary"] for a in decided["actions"]])
+
+    # The history of the resolved conflict speaks the same way.
+    page.goto(f"{server.base}/review?status=all&label={label}#{c['id']}")
+    history = page.locator("#history-body ol.events")
+    expect(history).to_contain_text(
+        f'The new memory "{title}" (“The cache TTL is 60 seconds for the catalogue.”) now supersedes the old memory')
+    expect_actions_in_words(history, [a["summary"] for a in decided["actions"]])
+    expect_actions_in_words(page.locator(".resolved"), [a["summary"] for a in decided["actions"]])
 
 
 @WIDTHS
-def test_the_detector_s_quotes_are_highlighted_in_chinese(make_page, server, api, label, width, height):
-    # Arrange: Chinese has no spaces between words, so a quote sits between other characters.
-    place = api.conflict(label, "生产环境部署在东京区域。", "生产环境部署在大阪区域。", title=f"部署 {label}")
-    ttl = api.conflict(label, "缓存时间是30秒。", "缓存时间是60秒。", title=f"缓存 {label}")
-    assert '"东京"' in place["detection"]["explanation"], place["detection"]
-    assert '"30秒"' in ttl["detection"]["explanation"], ttl["detection"]
+def test_any_resolved_conflict_reverts_from_the_console_filtered_by_resolver(
+        make_page, server, api, label, width, height):
+    # Arrange: resolved elsewhere, by a person and by an MCP client.
+    by_ada = api.conflict(label, "The pool has 4 workers", "The pool has 8 workers", title=f"Ada {label}")
+    by_mcp = api.conflict(label, "The pool has 5 threads", "The pool has 9 threads", title=f"Mcp {label}")
+    api.post(f"/conflicts/{by_ada['id']}/resolve", {"resolution": "keep_both", "resolved_by": "Ada"})
+    api.post(f"/conflicts/{by_mcp['id']}/resolve",
+             {"resolution": "new_is_current", "resolved_by": "mcp:claude-desktop"})
     page = sized(make_page, width, height).page
     goto_queue(page, server.base, label)
+    expect(page.locator("#queue-list li")).to_have_count(0)
 
-    for title, old, new in [(f"部署 {label}", "东京", "大阪"), (f"缓存 {label}", "30秒", "60秒")]:
-        # Act
-        open_item(page, title)
+    # Act: everything an MCP client resolved.
+    page.get_by_label("Resolved by", exact=True).fill("mcp:*")
+    page.get_by_role("button", name="Apply").click()
 
-        # Assert: the quoted words are marked on each side.
-        for side, quote in [("old", old), ("new", new)]:
-            marks = page.locator(f".side.{side} .evidence")
-            expect(marks.first).to_be_visible()
-            assert "".join(marks.all_inner_texts()) == quote, (side, marks.all_inner_texts())
-        if width < 600:
-            page.get_by_role("button", name="← Queue").click()
+    # Assert: only that one, and the address keeps the filter.
+    items = page.locator("#queue-list li")
+    expect(items.locator(".item-title")).to_have_text([f"Mcp {label}"])
+    expect(page.get_by_label("Status", exact=True)).to_have_value("resolved")
+    assert "by=mcp%3A*" in page.url or "by=mcp:*" in page.url, page.url
+    page.get_by_label("Resolved by", exact=True).fill("Ada")
+    page.get_by_role("button", name="Apply").click()
+    expect(items.locator(".item-title")).to_have_text([f"Ada {label}"])
+    page.get_by_label("Resolved by", exact=True).fill("mcp:*")
+    page.get_by_role("button", name="Apply").click()
+    expect(items.locator(".item-title")).to_have_text([f"Mcp {label}"])
 
-    # A quote in a script with spaces still needs whole words ("3" does not mark "300").
-    assert page.evaluate("ConcordDiff.ranges('pool of 300 and 3', ['3'])") == [[16, 17]]
-    assert page.evaluate("ConcordDiff.ranges('上限是3个', ['3个'])") == [[3, 5]]
+    # Act: undo that resolution, which this tab did not make.
+    open_item(page, f"Mcp {label}")
+    expect(page.locator(".resolved")).to_contain_text("by mcp:claude-desktop")
+    page.get_by_role("button", name="Undo this resolution").click()
+
+    # Assert
+    expect(page.locator("#report")).to_contain_text(f'Undid "new is current" on "Mcp {label}"; it is pending again')
+    expect(page.locator("#report")).to_contain_text(f'The old memory "Mcp {label}"')
+    assert not UUID.search(page.locator("#report").inner_text())
+    got = api.get(f"/conflicts/{by_mcp['id']}")
+    assert got["status"] == "pending"
+    assert api.get(f"/nodes/{by_mcp['old_node']['id']}")["state"] == "active"
+    assert api.get(f"/conflicts/{by_ada['id']}")["status"] == "resolved"
+    expect(page.get_by_role("button", name="1 New is current")).to_be_enabled()
+
+
+@WIDTHS
+def test_the_queue_summary_counts_a_conflict_that_arrives_live(make_page, server, api, label, width, height):
+    # Arrange
+    for n in range(2):
+        api.conflict(label, f"The disk quota is {n + 1} GB", f"The disk quota is {n + 10} GB", title=f"Q{n} {label}")
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label)
+    summary = page.locator("#queue-summary")
+    expect(summary).to_have_text("2 pending conflicts shown · 2 pending match the filters")
+
+    # Act
+    api.conflict(label, "The disk quota is 3 GB", "The disk quota is 30 GB", title=f"Q2 {label}")
+
+    # Assert
+    expect(item(page, f"Q2 {label}")).to_be_visible()
+    expect(summary).to_have_text("3 pending conflicts shown · 3 pending match the filters")
+
+    # Resolved elsewhere: both numbers go down together.
+    first = api.get(f"/conflicts?label={label}&limit=1")["items"][0]
+    api.post(f"/conflicts/{first['id']}/resolve", {"resolution": "keep_both", "resolved_by": "Lin"})
+    expect(summary).to_have_text("2 pending conflicts shown · 2 pending match the filters")
 
 
 @WIDTHS
@@ -607,29 +679,6 @@ def test_the_decision_bar_is_on_the_first_screen_of_a_long_conflict(make_page, s
 
 
 @WIDTHS
-def test_the_queue_summary_counts_a_conflict_that_arrives_live(make_page, server, api, label, width, height):
-    # Arrange
-    for n in range(2):
-        api.conflict(label, f"The disk quota is {n + 1} GB", f"The disk quota is {n + 10} GB", title=f"Q{n} {label}")
-    page = sized(make_page, width, height).page
-    goto_queue(page, server.base, label)
-    summary = page.locator("#queue-summary")
-    expect(summary).to_have_text("2 pending conflicts shown · 2 pending match the filters")
-
-    # Act
-    api.conflict(label, "The disk quota is 3 GB", "The disk quota is 30 GB", title=f"Q2 {label}")
-
-    # Assert
-    expect(item(page, f"Q2 {label}")).to_be_visible()
-    expect(summary).to_have_text("3 pending conflicts shown · 3 pending match the filters")
-
-    # Resolved elsewhere: both numbers go down together.
-    first = api.get(f"/conflicts?label={label}&limit=1")["items"][0]
-    api.post(f"/conflicts/{first['id']}/resolve", {"resolution": "keep_both", "resolved_by": "Lin"})
-    expect(summary).to_have_text("2 pending conflicts shown · 2 pending match the filters")
-
-
-@WIDTHS
 def test_the_queue_lists_short_bodies_and_an_opened_conflict_is_whole(make_page, server, api, label, width, height):
     # Arrange: bodies far longer than the queue needs.
     title = f"Big {label}"
@@ -651,3 +700,53 @@ def test_the_queue_lists_short_bodies_and_an_opened_conflict_is_whole(make_page,
     assert page.locator(".side.old .body").inner_text() == big_old
     assert page.locator(".side.new .body").inner_text() == big_new
     expect(page.locator(".side.new ins")).to_have_text(["60"])
+
+
+@WIDTHS
+def test_the_favicon_is_served_and_allowed_by_the_csp(make_page, server, width, height, label):
+    # Arrange
+    page = sized(make_page, width, height).page
+
+    # Act
+    goto_queue(page, server.base, label)
+    reply = page.request.get(f"{server.base}/favicon.ico")
+
+    # Assert: an SVG icon, linked from the page, that the page's own policy lets it show.
+    assert reply.status == 200
+    assert reply.headers["content-type"] == "image/svg+xml"
+    assert reply.text().startswith("<svg")
+    expect(page.locator("link[rel=icon]")).to_have_attribute("href", "/favicon.ico")
+    loaded = page.evaluate("""() => new Promise((ok) => {
+        const img = new Image();
+        img.onload = () => ok(img.naturalWidth > 0);
+        img.onerror = () => ok(false);
+        img.src = '/favicon.ico';
+    })""")
+    assert loaded is True
+
+
+@WIDTHS
+def test_the_detector_s_quotes_are_highlighted_in_chinese(make_page, server, api, label, width, height):
+    # Arrange: Chinese has no spaces between words, so a quote sits between other characters.
+    place = api.conflict(label, "生产环境部署在东京区域。", "生产环境部署在大阪区域。", title=f"部署 {label}")
+    ttl = api.conflict(label, "缓存时间是30秒。", "缓存时间是60秒。", title=f"缓存 {label}")
+    assert '"东京"' in place["detection"]["explanation"], place["detection"]
+    assert '"30秒"' in ttl["detection"]["explanation"], ttl["detection"]
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label)
+
+    for title, old, new in [(f"部署 {label}", "东京", "大阪"), (f"缓存 {label}", "30秒", "60秒")]:
+        # Act
+        open_item(page, title)
+
+        # Assert: the quoted words are marked on each side.
+        for side, quote in [("old", old), ("new", new)]:
+            marks = page.locator(f".side.{side} .evidence")
+            expect(marks.first).to_be_visible()
+            assert "".join(marks.all_inner_texts()) == quote, (side, marks.all_inner_texts())
+        if width < 600:
+            page.get_by_role("button", name="← Queue").click()
+
+    # A quote in a script with spaces still needs whole words ("3" does not mark "300").
+    assert page.evaluate("ConcordDiff.ranges('pool of 300 and 3', ['3'])") == [[16, 17]]
+    assert page.evaluate("ConcordDiff.ranges('上限是3个', ['3个'])") == [[3, 5]]
