@@ -16,8 +16,9 @@
 
   // ---- state -------------------------------------------------------------------------------
   const state = {
-    filters: { status: 'pending', type: '', label: '', order: 'oldest' },
+    filters: { status: 'pending', type: '', label: '', by: '', order: 'oldest' },
     pageSize: 50,       // ?limit= in the page's address changes it
+    listChars: 300,     // the queue lists bodies cut to this; an opened conflict is fetched whole
     items: [],          // loaded conflicts, in queue order
     nextCursor: null,
     pendingTotal: null,
@@ -27,6 +28,8 @@
     credibility: new Map(),
     undo: [],           // conflicts this tab resolved, newest last: { id, title }
     mine: new Set(),    // ids this tab just resolved or reverted (their events are echoes)
+    nodes: new Map(),   // node id -> { title, quote }: actions and history name memories by these
+    sides: new Map(),   // conflict id -> { old, new }: the node ids of its two sides, once seen
     lastEventId: null,
     loadSeq: 0,
   };
@@ -79,6 +82,105 @@
 
   function titleOf(c) {
     return c.old_node?.title || c.new_node?.title || 'Untitled';
+  }
+
+  // Text with its `code` spans as <code> elements: a list of strings and elements for el(),
+  // every piece inserted as text.
+  function rich(text) {
+    const out = [];
+    let last = 0;
+    const s = String(text ?? '');
+    for (const m of s.matchAll(/`([^`\n]+)`/g)) {
+      if (m.index > last) out.push(s.slice(last, m.index));
+      out.push(el('code', { text: m[1] }));
+      last = m.index + m[0].length;
+    }
+    if (last < s.length) out.push(s.slice(last));
+    return out;
+  }
+
+  // ---- memories in words -------------------------------------------------------------------
+  // A short quote of a side: where it first differs from the other side, else its start.
+  function quoteOf(text, other) {
+    const t = String(text || '');
+    const flat = (x) => x.replace(/\s+/g, ' ').trim();
+    if (t.length <= 70) return flat(t);
+    let at = 0;
+    if (other !== null && other !== undefined && t.length + String(other).length < 20000) {
+      const { a } = D.diff(t, String(other));
+      const first = a.find((x) => x.changed);
+      if (first) at = first.start;
+    }
+    let from = Math.max(0, at - 20);
+    if (from > 0) { const sp = t.lastIndexOf(' ', from); from = sp > at - 35 && sp >= 0 ? sp + 1 : from; }
+    let to = Math.min(t.length, from + 60);
+    if (to < t.length) { const sp = t.indexOf(' ', to); to = sp >= 0 && sp < to + 15 ? sp : to; }
+    return `${from > 0 ? '…' : ''}${flat(t.slice(from, to))}${to < t.length ? '…' : ''}`;
+  }
+
+  // Remembers the conflict's two memories so that reports and history can name them, also
+  // after one of them is deleted. Bodies may be cut (the queue lists them shortened); a full
+  // copy replaces a cut one.
+  function learn(c) {
+    const known = state.sides.get(c.id) || {};
+    const sides = { old: c.old_node?.id || known.old, new: c.new_node?.id || known.new };
+    state.sides.set(c.id, sides);
+    const oldText = c.old_node?.body;
+    const newText = c.new_node ? c.new_node.body : c.new_content;
+    for (const [n, other] of [[c.old_node, newText], [c.new_node, oldText]]) {
+      if (!n) continue;
+      const had = state.nodes.get(n.id);
+      if (had && had.full && !c.full) continue;
+      state.nodes.set(n.id, { title: n.title, quote: quoteOf(n.body, other), full: Boolean(c.full) });
+    }
+  }
+
+  // "the old memory "Cache TTL" (“…TTL is 30 seconds…”)", or "a memory" when it is unknown.
+  // The quote comes with the first mention only (`quoted` holds the ids already quoted).
+  function memory(id, c, quoted) {
+    const sides = (c && state.sides.get(c.id)) || {};
+    const which = id === sides.old ? 'the old memory' : id === sides.new ? 'the new memory' : 'the memory';
+    const n = state.nodes.get(id);
+    if (!n) return which === 'the memory' ? 'a memory' : which;
+    const quote = n.quote && !quoted?.has(id);
+    quoted?.add(id);
+    return quote ? `${which} "${n.title}" (“${n.quote}”)` : `${which} "${n.title}"`;
+  }
+
+  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+  // One action of a resolution or revert in words; its ids stay in the original summary, shown
+  // on hover.
+  function actionWords(a, c, quoted) {
+    const m = (id) => memory(id, c, quoted);
+    const n = a.count ?? 0;
+    const links = n === 1 ? '1 link' : `${n} links`;
+    switch (a.action) {
+      case 'node_created': return `Created the new memory from the conflict's new text: ${m(a.node_id)}.`;
+      case 'node_state_changed': return `${cap(m(a.node_id))} is now ${a.to} (was ${a.from}).`;
+      case 'edge_created': return `${cap(m(a.source_id))} now ${words(a.kind)} ${m(a.target_id)}.`;
+      case 'edge_deleted': return `${cap(m(a.source_id))} no longer ${words(a.kind)} ${m(a.target_id)}.`;
+      case 'node_body_merged': {
+        const k = a.chars_added ?? 0;
+        return `The merged text replaced the body of ${m(a.node_id)} (${k >= 0 ? '+' : ''}${k} characters).`;
+      }
+      case 'edges_moved': return `${links} moved${/back/.test(a.summary || '') ? ' back' : ''} from ${m(a.from_node_id)} to ${m(a.to_node_id)}.`;
+      case 'node_deleted': return /created by the resolution/.test(a.summary || '')
+        ? `${cap(m(a.node_id))}, created by the resolution, was deleted.`
+        : `${cap(m(a.node_id))} was deleted.`;
+      case 'node_restored': return `${cap(m(a.node_id))} was restored.`;
+      case 'node_body_restored': return `The text and labels of ${m(a.node_id)} were restored.`;
+      case 'conflict_resolved': return 'The conflict is marked resolved.';
+      default: return (a.summary || a.action || '').replace(UUID, (id) => m(id.toLowerCase()));
+    }
+  }
+
+  function actionList(actions, c) {
+    const quoted = new Set();
+    return el('ul', { class: 'actions' }, actions.map((a) => el('li', {
+      class: 'action', text: actionWords(a, c, quoted), title: a.summary || null, 'data-action': a.action,
+    })));
   }
 
   // ---- API access --------------------------------------------------------------------------
@@ -187,12 +289,10 @@
     $('problem-text').textContent = '';
   }
 
-  function report(headline, actions) {
+  function report(headline, actions, c) {
     const box = $('report');
     box.replaceChildren(el('p', { class: 'headline', text: headline }));
-    if (actions && actions.length) {
-      box.append(el('ul', { class: 'actions' }, actions.map((a) => el('li', { text: a.summary || a.action }))));
-    }
+    if (actions && actions.length) box.append(actionList(actions, c));
   }
 
   // ---- counts ------------------------------------------------------------------------------
@@ -224,9 +324,12 @@
   // ---- queue -------------------------------------------------------------------------------
   function queryString(extra) {
     const f = state.filters;
-    const q = new URLSearchParams({ status: f.status, order: f.order, limit: String(state.pageSize) });
+    const q = new URLSearchParams({
+      status: f.status, order: f.order, limit: String(state.pageSize), max_chars: String(state.listChars),
+    });
     if (f.type) q.set('conflict_type', f.type);
     if (f.label) q.set('label', f.label);
+    if (f.by && f.status !== 'pending') q.set('resolved_by', f.by);
     for (const [k, v] of Object.entries(extra || {})) q.set(k, v);
     return q.toString();
   }
@@ -236,7 +339,42 @@
     if (f.status !== 'all' && c.status !== f.status) return false;
     if (f.type && c.conflict_type !== f.type) return false;
     if (f.label && !labelsOf(c).includes(f.label.trim().toLowerCase())) return false;
+    if (f.by && f.status !== 'pending' && !resolvedBy(c, f.by)) return false;
     return true;
+  }
+
+  // `resolved_by` filter: a name exactly, or `policy:*` / `mcp:*` for every name so prefixed.
+  function resolvedBy(c, by) {
+    if (!c.resolved_by) return false;
+    return by.endsWith('*') ? c.resolved_by.startsWith(by.slice(0, -1)) : c.resolved_by === by;
+  }
+
+  // The whole conflict (the queue holds shortened bodies), remembered for naming its memories.
+  async function fetchConflict(id) {
+    const c = await api('GET', `/conflicts/${id}`);
+    c.full = true;
+    learn(c);
+    return c;
+  }
+
+  // The number of pending conflicts that match the filters, asked again after any change to
+  // the queue (counting locally drifts when events and replies cross). Coalesced; the latest
+  // answer wins.
+  let pendingTimer = null;
+  let pendingSeq = 0;
+  function refreshPending() {
+    if (pendingTimer) return;
+    pendingTimer = setTimeout(async () => {
+      pendingTimer = null;
+      const seq = ++pendingSeq;
+      const load = state.loadSeq;
+      try {
+        const page = await api('GET', `/conflicts?${queryString({ status: 'pending', limit: '1', max_chars: '1' })}`);
+        if (seq !== pendingSeq || load !== state.loadSeq) return;
+        state.pendingTotal = page.pending_total;
+        renderQueue();
+      } catch (_) { /* the count stays as it was */ }
+    }, 50);
   }
 
   async function loadQueue() {
@@ -246,6 +384,7 @@
       const page = await api('GET', `/conflicts?${queryString()}`);
       if (seq !== state.loadSeq) return;
       state.items = page.items;
+      page.items.forEach(learn);
       state.nextCursor = page.next_cursor;
       state.pendingTotal = page.pending_total;
       renderQueue();
@@ -262,6 +401,7 @@
       const page = await api('GET', `/conflicts?${queryString({ cursor: state.nextCursor })}`);
       const known = new Set(state.items.map((c) => c.id));
       state.items.push(...page.items.filter((c) => !known.has(c.id)));
+      page.items.forEach(learn);
       state.nextCursor = page.next_cursor;
       state.pendingTotal = page.pending_total;
       renderQueue();
@@ -312,14 +452,15 @@
     if (i < state.pos) state.pos -= 1;
     const li = $('queue-list').querySelector(`li[data-id="${id}"]`);
     if (li) li.remove();
-    if (state.pendingTotal !== null && state.filters.status === 'pending') state.pendingTotal -= 1;
     renderQueue();
+    refreshPending();
   }
 
   function upsertQueue(c) {
     const i = state.items.findIndex((x) => x.id === c.id);
     if (!matchesFilters(c)) {
       if (i >= 0) removeFromQueue(c.id);
+      else refreshPending();
       return;
     }
     if (i >= 0) {
@@ -334,9 +475,11 @@
       state.items.splice(at, 0, c);
       if (at <= state.pos && state.selectedId && state.selectedId !== c.id) state.pos += 1;
     } else {
+      refreshPending();
       return;
     }
     renderQueue();
+    refreshPending();
   }
 
   // ---- the conflict view -------------------------------------------------------------------
@@ -368,7 +511,25 @@
   }
 
   function facts(rows) {
-    return el('dl', { class: 'facts' }, rows.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })]));
+    return el('dl', { class: 'facts' }, rows.flatMap(([k, v]) => [
+      el('dt', { text: k }),
+      v instanceof Node ? el('dd', {}, v) : el('dd', { text: v }),
+    ]));
+  }
+
+  // A side's labels, those the other side lacks marked like the words only on this side.
+  function labelsView(labels, otherLabels, side) {
+    if (!labels.length) return '—';
+    const other = otherLabels ? new Set(otherLabels) : null;
+    const box = el('span', { class: 'side-labels' });
+    labels.forEach((l, i) => {
+      if (i) box.append(', ');
+      const only = other !== null && !other.has(l);
+      box.append(only
+        ? el(side === 'old' ? 'del' : 'ins', { class: 'label-only', text: l, title: `only on the ${side} side` })
+        : el('span', { text: l }));
+    });
+    return box;
   }
 
   function sideView(c, side, evidence) {
@@ -385,7 +546,7 @@
         ['Credibility', credibilityText(node.source)],
         ['Confidence', node.confidence.toFixed(2)],
         ['Observed', when(node.observed_at)],
-        ['Labels', node.labels.length ? node.labels.join(', ') : '—'],
+        ['Labels', labelsView(node.labels, (side === 'old' ? c.new_node : c.old_node)?.labels, side)],
         ['Memory type', node.memory_type],
         ['State', node.state],
       ]
@@ -423,8 +584,10 @@
     const by = c.resolved_by ? ` by ${c.resolved_by}` : '';
     return el('section', { class: 'resolved', 'aria-label': 'Resolution' },
       el('p', { text: `Resolved as "${how}"${by} on ${when(c.resolved_at)}.` }),
-      c.note ? el('p', { text: `Note: ${c.note}` }) : null,
-      c.actions?.length ? el('ul', { class: 'actions' }, c.actions.map((a) => el('li', { text: a.summary }))) : null);
+      c.note ? el('p', {}, 'Note: ', rich(c.note)) : null,
+      c.actions?.length ? actionList(c.actions, c) : null,
+      el('button', { type: 'button', id: 'revert', onclick: () => revert(c.id, titleOf(c)) },
+        'Undo this resolution'));
   }
 
   function renderConflict(c) {
@@ -444,11 +607,11 @@
           el('span', { text: `queued ${age(c.created_at)}`, title: when(c.created_at) }))),
       el('p', { class: 'explanation' },
         el('strong', { text: 'Why flagged: ' }),
-        `${det.explanation} (${det.tier} tier, probability ${det.probability.toFixed(2)}${signals})`),
+        rich(det.explanation), ` (${det.tier} tier, probability ${det.probability.toFixed(2)}${signals})`),
       el('p', { class: 'recommendation' },
         el('strong', { text: 'Recommendation: ' }),
-        `${recWhat} (${words(rec.resolution)}). ${rec.reasoning}`),
-      c.note && c.status === 'pending' ? el('p', { class: 'queued-note', text: `Note when queued: ${c.note}` }) : null,
+        `${recWhat} (${words(rec.resolution)}). `, rich(rec.reasoning)),
+      c.note && c.status === 'pending' ? el('p', { class: 'queued-note' }, 'Note when queued: ', rich(c.note)) : null,
       resolutionView(c),
       el('p', { class: 'legend' }, 'Marked words differ between the sides: ',
         el('del', { text: 'only in old' }), ', ', el('ins', { text: 'only in new' }), ', ',
@@ -476,8 +639,8 @@
           el('strong', { text: words(e.kind) }),
           e.resolution ? ` "${STRATEGY_WORDS[e.resolution] || e.resolution}"` : '',
           e.by ? ` by ${e.by}` : '',
-          e.note ? ` (note: ${e.note})` : '',
-          e.actions?.length ? el('ul', {}, e.actions.map((a) => el('li', { text: a.summary }))) : null)))
+          e.note ? [' (note: ', ...rich(e.note), ')'] : '',
+          e.actions?.length ? actionList(e.actions, state.current) : null)))
         : el('p', { class: 'muted', text: 'No history yet.' });
     } catch (e) {
       const missing = e instanceof Problem && (e.status === 404 || e.status === 405);
@@ -492,16 +655,18 @@
     clearProblem();
     const cached = state.items.find((c) => c.id === id);
     state.selectedId = id;
+    if (cached) learn(cached);
     const i = state.items.findIndex((c) => c.id === id);
     if (i >= 0) state.pos = i;
-    let c = cached;
-    if (!c || opts?.fresh) {
+    let c = cached?.full && !opts?.fresh ? cached : null;
+    if (!c) {
       try {
-        c = await api('GET', `/conflicts/${id}`);
+        c = await fetchConflict(id);
       } catch (e) {
         showProblem('Opening the conflict', e);
         return;
       }
+      if (state.selectedId !== id) return;
     }
     state.current = c;
     history.replaceState(null, '', `${location.pathname}${location.search}#${id}`);
@@ -650,7 +815,7 @@
       }
       state.undo.push({ id: c.id, title: titleOf(c) });
       const again = res.replayed ? ' (it already was; nothing changed)' : '';
-      report(`Resolved "${titleOf(c)}" as "${STRATEGY_WORDS[strategy]}"${again}:`, res.actions);
+      report(`Resolved "${titleOf(c)}" as "${STRATEGY_WORDS[strategy]}"${again}:`, res.actions, c);
       refreshStats();
       refreshSources();
       afterDecision(c.id);
@@ -668,7 +833,7 @@
       state.selectedId = null;
     } else {
       try {
-        upsertQueue(await api('GET', `/conflicts/${id}`));
+        upsertQueue(await fetchConflict(id));
       } catch (_) { /* the report already said what happened */ }
     }
     if (await step(1)) return;
@@ -683,7 +848,7 @@
     refreshStats();
     let fresh;
     try {
-      fresh = await api('GET', `/conflicts/${id}`);
+      fresh = await fetchConflict(id);
     } catch (e) {
       if (e instanceof Problem && e.status === 404) {
         removeFromQueue(id);
@@ -701,38 +866,52 @@
     }
   }
 
-  async function undo() {
+  function undo() {
+    if (busy) return;
     const last = state.undo.pop();
     if (!last) {
       report('Nothing to undo: you have not resolved anything in this tab yet.');
       return;
     }
-    const body = {};
-    if (reviewer()) body.reverted_by = reviewer();
-    state.mine.add(last.id);
+    revert(last.id, last.title, true);
+  }
+
+  // Reverts the resolution of a conflict: the tab's last one (u) or any resolved one shown.
+  async function revert(id, title, fromUndo) {
+    if (busy) return;
+    busy = true;
     try {
-      const res = await api('POST', `/conflicts/${last.id}/revert`, body);
-      const how = STRATEGY_WORDS[res.reverted] || res.reverted;
-      report(`Undid "${how}" on "${last.title}"; it is pending again:`, res.actions);
-    } catch (e) {
-      state.mine.delete(last.id);
-      // This tab just resolved the conflict, so a 404 or 405 means the route itself is missing.
-      if (e instanceof Problem && (e.status === 404 || e.status === 405)) {
-        showProblem('Undo', new Problem(e.status, { title: 'Undo is not available on this concord', detail: '' }));
-      } else {
-        showProblem(`Undoing "${last.title}"`, e);
+      const body = {};
+      if (reviewer()) body.reverted_by = reviewer();
+      clearProblem();
+      state.mine.add(id);
+      try {
+        const res = await api('POST', `/conflicts/${id}/revert`, body);
+        const how = STRATEGY_WORDS[res.reverted] || res.reverted;
+        state.undo = state.undo.filter((u) => u.id !== id);
+        report(`Undid "${how}" on "${title}"; it is pending again:`, res.actions, { id });
+      } catch (e) {
+        state.mine.delete(id);
+        // A 404 or 405 for a conflict the tab just resolved means the route itself is missing.
+        if (fromUndo && e instanceof Problem && (e.status === 404 || e.status === 405)) {
+          showProblem('Undo', new Problem(e.status, { title: 'Undo is not available on this concord', detail: '' }));
+        } else {
+          showProblem(`Undoing "${title}"`, e);
+        }
+        await recover(id);
+        return;
       }
-      await recover(last.id);
-      return;
-    }
-    refreshStats();
-    refreshSources();
-    try {
-      const c = await api('GET', `/conflicts/${last.id}`);
-      upsertQueue(c);
-      await openConflict(c.id, { fresh: true });
-    } catch (e) {
-      showProblem('Reloading the conflict', e);
+      refreshStats();
+      refreshSources();
+      try {
+        const c = await fetchConflict(id);
+        upsertQueue(c);
+        await openConflict(c.id, { fresh: true });
+      } catch (e) {
+        showProblem('Reloading the conflict', e);
+      }
+    } finally {
+      busy = false;
     }
   }
 
@@ -745,6 +924,7 @@
 
   async function onEvent(kind, data) {
     refreshStats();
+    refreshPending();
     const id = data.conflict_id;
     if (state.mine.has(id)) {
       state.mine.delete(id);
@@ -752,15 +932,15 @@
     }
     if (kind === 'conflict.created' || kind === 'conflict.reverted') {
       try {
-        upsertQueue(await api('GET', `/conflicts/${id}`));
+        upsertQueue(await fetchConflict(id));
       } catch (_) { /* gone again already */ }
     } else if (kind === 'conflict.resolved') {
       if (state.filters.status === 'pending') removeFromQueue(id);
       else {
-        try { upsertQueue(await api('GET', `/conflicts/${id}`)); } catch (_) { /* ignore */ }
+        try { upsertQueue(await fetchConflict(id)); } catch (_) { /* ignore */ }
       }
       if (state.current?.id === id) {
-        report(`"${titleOf(state.current)}" was just resolved elsewhere.`);
+        report(`"${titleOf(state.current)}" was just resolved elsewhere.`, null);
         await recover(id);
       }
     }
@@ -877,10 +1057,13 @@
   // ---- start -------------------------------------------------------------------------------
   function readFilters() {
     const form = $('filters');
+    // Only resolved conflicts have a resolver: filtering by one shows resolved ones.
+    if (form.by.value.trim() && form.status.value === 'pending') form.status.value = 'resolved';
     state.filters = {
       status: form.status.value,
       type: form.type.value,
       label: form.label.value.trim(),
+      by: form.by.value.trim(),
       order: form.order.value,
     };
     const q = new URLSearchParams();
@@ -894,7 +1077,7 @@
     const form = $('filters');
     const size = Number(q.get('limit'));
     if (Number.isInteger(size) && size >= 1 && size <= 200) state.pageSize = size;
-    for (const name of ['status', 'type', 'label', 'order']) {
+    for (const name of ['status', 'type', 'label', 'by', 'order']) {
       const v = q.get(name);
       if (v === null) continue;
       const field = form.elements[name];

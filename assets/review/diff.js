@@ -74,21 +74,31 @@
   }
 
   const WORDISH = /[\p{L}\p{N}]/u;
+  // Chinese, Japanese and Korean text has no spaces between words: a quote in those scripts
+  // may start or end anywhere, and such a character next to a quote is no part of its word.
+  const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+  const wordChar = (ch) => ch !== undefined && WORDISH.test(ch) && !CJK.test(ch);
 
   // [start, end) ranges where any of `needles` occurs in `text` as whole words,
-  // case-insensitively (so the evidence "3" does not light up the 3 in "300").
+  // case-insensitively (so the evidence "3" does not light up the 3 in "300"). Where a quote
+  // begins or ends in a CJK script, that end needs no word boundary.
   function ranges(text, needles) {
     const hay = text.toLowerCase();
     const out = [];
     for (const needle of needles) {
       const n = needle.toLowerCase();
+      if (!n) continue;
+      const chars = [...n];
+      const freeStart = CJK.test(chars[0]);
+      const freeEnd = CJK.test(chars[chars.length - 1]);
       let from = 0;
       for (let k = 0; k < 50; k++) {
         const at = hay.indexOf(n, from);
         if (at < 0) break;
         const end = at + n.length;
-        const cut = (i) => i < 0 || i >= hay.length || !WORDISH.test(hay[i]);
-        if (cut(at - 1) && cut(end)) out.push([at, end]);
+        const before = at > 0 ? String.fromCodePoint(hay.codePointAt(at - 1)) : undefined;
+        const after = end < hay.length ? String.fromCodePoint(hay.codePointAt(end)) : undefined;
+        if ((freeStart || !wordChar(before)) && (freeEnd || !wordChar(after))) out.push([at, end]);
         from = at + 1;
       }
     }

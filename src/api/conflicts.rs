@@ -45,7 +45,8 @@ pub struct ListConflictsQuery {
     /// `oldest` (default) or `newest` first.
     #[param(pattern = "^(oldest|newest)$")]
     pub order: Option<String>,
-    /// Only conflicts resolved by exactly this name (`alice`, `policy:<name>`).
+    /// Only conflicts resolved by exactly this name (`alice`, `policy:<name>`), or, ending in
+    /// `*`, by any name that starts with what comes before it (`policy:*`, `mcp:*`).
     pub resolved_by: Option<String>,
     /// `true`: only conflicts a resolution policy resolved; `false`: all others.
     #[param(pattern = "^(true|false)$")]

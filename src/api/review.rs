@@ -91,11 +91,20 @@ static STYLE: LazyLock<Asset> = LazyLock::new(|| {
     )
 });
 
+/// The browser tab's icon: browsers ask for `/favicon.ico` on their own, and an SVG under that
+/// name with its own type works in every current browser.
+static ICON: LazyLock<Asset> = LazyLock::new(|| {
+    Asset::new(
+        include_str!("../../assets/review/favicon.svg"),
+        "image/svg+xml",
+    )
+});
+
 /// Paths served without an API key: the page and its static files, never data.
 pub fn is_public(path: &str) -> bool {
     matches!(
         path,
-        "/" | "/review" | "/review/app.js" | "/review/diff.js" | "/review/app.css"
+        "/" | "/review" | "/review/app.js" | "/review/diff.js" | "/review/app.css" | "/favicon.ico"
     )
 }
 
@@ -119,6 +128,10 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
             "/review/app.css",
             get(|h: HeaderMap| async move { STYLE.respond(&h) }),
         )
+        .route(
+            "/favicon.ico",
+            get(|h: HeaderMap| async move { ICON.respond(&h) }),
+        )
 }
 
 #[cfg(test)]
@@ -127,7 +140,13 @@ mod tests {
 
     #[test]
     fn every_served_path_is_public_and_nothing_else_is() {
-        for p in ["/", "/review", "/review/app.js", "/review/app.css"] {
+        for p in [
+            "/",
+            "/review",
+            "/review/app.js",
+            "/review/app.css",
+            "/favicon.ico",
+        ] {
             assert!(is_public(p), "{p}");
         }
         for p in ["/conflicts", "/review/", "/review/../conflicts", "/events"] {

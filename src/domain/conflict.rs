@@ -291,7 +291,8 @@ pub struct ConflictFilter {
     pub status: Option<Status>,
     pub conflict_type: Option<String>,
     pub label: Option<String>,
-    /// Only conflicts resolved by exactly this name.
+    /// Only conflicts resolved by exactly this name, or, when it ends in `*`, by any name that
+    /// starts with what comes before (`policy:*`, `mcp:*`).
     pub resolved_by: Option<String>,
     /// Only conflicts a policy resolved (`true`) or not (`false`).
     pub auto: Option<bool>,

@@ -23,7 +23,8 @@ pub struct ListConflicts {
     pub label: Option<String>,
     /// `oldest` (default) or `newest`.
     pub order: Option<String>,
-    /// Only conflicts resolved by exactly this name (`alice`, `policy:<name>`).
+    /// Only conflicts resolved by exactly this name (`alice`, `policy:<name>`), or by any name
+    /// with the prefix before a trailing `*` (`policy:*`, `mcp:*`).
     pub resolved_by: Option<String>,
     /// `true`: only conflicts a policy resolved; `false`: only the others.
     pub auto: Option<String>,

@@ -146,7 +146,9 @@ macro_rules! list_sql {
                and ($4 is null or (c.created_at, c.conflict_id) ",
             $cmp,
             " ($4, $5)) \
-               and ($7 is null or c.resolved_by = $7) \
+               and ($7 is null or c.resolved_by = $7 \
+                    or (substr($7, length($7), 1) = '*' \
+                        and substr(c.resolved_by, 1, length($7) - 1) = substr($7, 1, length($7) - 1))) \
                and ($8 is null or coalesce(c.resolved_by like 'policy:%', false) = $8) \
              order by c.created_at ",
             $dir,

@@ -15,6 +15,7 @@ crate::on_both_databases!(
     a_replayed_resolution_adds_no_entry,
     the_history_of_an_unknown_conflict_is_404,
     the_listing_filters_by_resolver_and_by_automatic,
+    the_resolver_filter_takes_a_prefix_ending_in_a_star,
     clients_cannot_resolve_in_the_name_of_a_policy,
 );
 
@@ -182,6 +183,57 @@ async fn the_listing_filters_by_resolver_and_by_automatic(app: TestApp) {
         "a pending conflict was not resolved by a policy"
     );
     assert_eq!(app.get("/conflicts?auto=yes").await.pointers(), ["/auto"]);
+}
+
+async fn the_resolver_filter_takes_a_prefix_ending_in_a_star(app: TestApp) {
+    // Arrange: two MCP clients and a person.
+    let mut by = Vec::new();
+    for (n, who) in ["mcp:claude", "mcp:cursor", "mcpherson"].iter().enumerate() {
+        let (c, _, _) = app.conflict(&format!("a{n}"), &format!("b{n}")).await;
+        resolve(
+            &app,
+            &c,
+            json!({"resolution": "keep_both", "resolved_by": who}),
+        )
+        .await
+        .assert_status(StatusCode::OK);
+        by.push(id(&c).to_owned());
+    }
+    let ids = |r: crate::support::Reply| -> Vec<String> {
+        r.assert_status(StatusCode::OK);
+        r.json()["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+
+    // Act + Assert: `mcp:*` is every MCP client, and only them.
+    assert_eq!(
+        ids(app
+            .get("/conflicts?status=resolved&resolved_by=mcp%3A*")
+            .await),
+        [by[0].clone(), by[1].clone()]
+    );
+    assert_eq!(
+        ids(app.get("/conflicts?status=all&resolved_by=mcp*").await),
+        by
+    );
+    // A name without a star is still matched exactly.
+    assert_eq!(
+        ids(app
+            .get("/conflicts?status=resolved&resolved_by=mcp:claude")
+            .await),
+        [by[0].clone()]
+    );
+    assert!(ids(app.get("/conflicts?status=resolved&resolved_by=mcp:").await).is_empty());
+    assert!(
+        ids(app
+            .get("/conflicts?status=resolved&resolved_by=policy:*")
+            .await)
+        .is_empty()
+    );
 }
 
 async fn clients_cannot_resolve_in_the_name_of_a_policy(app: TestApp) {

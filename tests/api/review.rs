@@ -36,6 +36,7 @@ async fn the_page_and_its_assets_have_types_csp_and_validators(pool: sqlx::Sqlit
             "ConcordDiff",
         ),
         ("/review/app.css", "text/css; charset=utf-8", ":root"),
+        ("/favicon.ico", "image/svg+xml", "<svg"),
     ];
 
     for (path, content_type, snippet) in cases {
@@ -82,6 +83,7 @@ async fn the_page_loads_without_a_key_but_its_data_does_not(pool: sqlx::SqlitePo
         "/review/app.js",
         "/review/diff.js",
         "/review/app.css",
+        "/favicon.ico",
     ] {
         app.get(path).await.assert_status(StatusCode::OK);
     }

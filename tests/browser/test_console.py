@@ -140,15 +140,26 @@ def test_a_conflict_shows_both_full_bodies_marks_the_difference_and_the_context(
     assert "null" not in shown and "undefined" not in shown, shown
 
 
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def expect_actions_in_words(box, summaries):
+    """Each action of `summaries` is a line in `box` that names memories in words, never by
+    id; the API's own summary, ids and all, is the line's title (shown on hover)."""
+    assert summaries
+    lines = box.locator("li.action")
+    expect(lines).to_have_count(len(summaries))
+    assert sorted(lines.evaluate_all("els => els.map(e => e.title)")) == sorted(summaries)
+    text = box.inner_text()
+    assert not UUID.search(text), text
+
+
 def decide_and_check_report(page, api, key, conflict_id, expected):
     page.keyboard.press(key)
     expect(page.locator("#report")).to_contain_text(f'as "{expected}"')
     c = api.get(f"/conflicts/{conflict_id}")
     assert c["status"] == "resolved"
-    summaries = [a["summary"] for a in c["actions"]]
-    assert summaries, c
-    for s in summaries:
-        expect(page.locator("#report")).to_contain_text(s)
+    expect_actions_in_words(page.locator("#report"), [a["summary"] for a in c["actions"]])
     return c
 
 
@@ -176,8 +187,7 @@ def test_keys_1_2_3_resolve_and_the_database_agrees(recorded, server, api, label
     got = api.get(f"/conflicts/{a['id']}")
     assert (got["resolution"], got["resolved_by"], got["note"]) == ("new_is_current", "Ada", "checked the deploy log")
     assert api.get(f"/nodes/{a['old_node']['id']}")["state"] == "dormant"
-    for s in [x["summary"] for x in got["actions"]]:
-        expect(page.locator("#report")).to_contain_text(s)
+    expect_actions_in_words(page.locator("#report"), [x["summary"] for x in got["actions"]])
     # The view moved on to the next conflict, and the queue dropped the decided one.
     expect(page.locator("#conflict-title")).to_have_text(f"B {label}")
     expect(page.locator("#queue-list li")).to_have_count(2)
@@ -230,8 +240,9 @@ def test_key_4_merges_with_the_prefilled_text_edited(page, server, api, label):
     old = api.get(f"/nodes/{c['old_node']['id']}")
     assert old["body"] == "The log level is debug in staging and info in production."
     assert api.call("GET", f"/nodes/{c['new_node']['id']}").status == 404
-    for s in [x["summary"] for x in decided["actions"]]:
-        expect(page.locator("#report")).to_contain_text(s)
+    expect_actions_in_words(page.locator("#report"), [x["summary"] for x in decided["actions"]])
+    # The deleted new memory is still named by its title.
+    expect(page.locator("#report")).to_contain_text(f'the new memory "Merge {label}"')
 
 
 def test_cancelling_the_merge_editor_changes_nothing(page, server, api, label):
@@ -387,10 +398,10 @@ def test_help_lists_the_keys(page, server, label):
 SHOTS = os.environ.get("SCREENSHOT_DIR")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def demo_server(tmp_path_factory):
-    """A server of its own holding only the example content, the same every run, so the
-    pictures change only when the page does."""
+    """A server of its own holding only the example content, the same every run (one per
+    picture set: they decide a conflict), so the pictures change only when the page does."""
     s = Server(f"sqlite://{tmp_path_factory.mktemp('shots')}/demo.db")
     seed_demo(Api(s.base), "demo")
     yield s
@@ -399,7 +410,7 @@ def demo_server(tmp_path_factory):
 
 @pytest.mark.skipif(not SHOTS, reason="SCREENSHOT_DIR not set")
 @pytest.mark.parametrize("width,height,name", [(1280, 900, "desktop"), (390, 844, "phone")])
-def test_screenshots_of_the_queue_and_a_conflict(make_page, demo_server, width, height, name):
+def test_screenshots_of_the_queue_a_conflict_and_a_decision(make_page, demo_server, width, height, name):
     # Arrange
     page = make_page(base=demo_server.base, width=width, height=height).page
     out = Path(SHOTS)
@@ -414,7 +425,21 @@ def test_screenshots_of_the_queue_and_a_conflict(make_page, demo_server, width, 
     open_item(page, "Cache TTL")
     expect(page.locator(".side.new ins").first).to_have_text("60")
     page.locator("#conflict-title").evaluate("e => e.blur()")
-    page.screenshot(path=str(out / f"review-conflict-{name}.png"), full_page=True)
+    # The whole page at once, so that the sticky decision bar rests in its own place.
+    full = page.evaluate("document.documentElement.scrollHeight")
+    page.set_viewport_size({"width": width, "height": full})
+    page.screenshot(path=str(out / f"review-conflict-{name}.png"))
+    page.set_viewport_size({"width": width, "height": height})
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # A decision: its report names the memories in words, and the next conflict opens.
+    page.keyboard.press("1")
+    expect(page.locator("#report")).to_contain_text('Resolved "Cache TTL" as "new is current"')
+    expect(page.locator("#report")).to_contain_text('The old memory "Cache TTL"')
+    expect(page.locator("#conflict-title")).to_have_text("Deploy region")
+    assert not UUID.search(page.locator("#report").inner_text())
+    page.locator("#conflict-title").evaluate("e => e.blur()")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(out / f"review-decision-{name}.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
@@ -461,3 +486,267 @@ def test_bidirectional_controls_in_stored_text_show_as_markers(page, server, api
     # The stored text is unchanged.
     stored = api.get(f"/nodes?label={label}")["items"][0]
     assert override in stored["title"]
+
+
+# ---- issue 40: the console in words, at both widths ---------------------------------------------
+
+WIDTHS = pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+
+
+def sized(make_page, width, height):
+    return make_page(width=width, height=height)
+
+
+@WIDTHS
+def test_reports_and_history_name_the_memories_in_words(make_page, server, api, label, width, height):
+    # Arrange
+    title = f"Words {label}"
+    c = api.conflict(label, "The cache TTL is 30 seconds for the catalogue.",
+                     "The cache TTL is 60 seconds for the catalogue.", title=title)
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label)
+    open_item(page, title)
+
+    # Act
+    page.keyboard.press("1")
+
+    # Assert: the report says which memory changed, by title and a short quote, no ids.
+    report = page.locator("#report")
+    expect(report).to_contain_text(f'The old memory "{title}" (“The cache TTL is 30 seconds')
+    expect(report).to_contain_text("is now dormant (was active)")
+    decided = api.get(f"/conflicts/{c['id']}")
+    expect_actions_in_words(report, [a["summary"] for a in decided["actions"]])
+
+    # The history of the resolved conflict speaks the same way.
+    page.goto(f"{server.base}/review?status=all&label={label}#{c['id']}")
+    history = page.locator("#history-body ol.events")
+    expect(history).to_contain_text(
+        f'The new memory "{title}" (“The cache TTL is 60 seconds for the catalogue.”) now supersedes the old memory')
+    expect_actions_in_words(history, [a["summary"] for a in decided["actions"]])
+    expect_actions_in_words(page.locator(".resolved"), [a["summary"] for a in decided["actions"]])
+
+
+@WIDTHS
+def test_any_resolved_conflict_reverts_from_the_console_filtered_by_resolver(
+        make_page, server, api, label, width, height):
+    # Arrange: resolved elsewhere, by a person and by an MCP client.
+    by_ada = api.conflict(label, "The pool has 4 workers", "The pool has 8 workers", title=f"Ada {label}")
+    by_mcp = api.conflict(label, "The pool has 5 threads", "The pool has 9 threads", title=f"Mcp {label}")
+    api.post(f"/conflicts/{by_ada['id']}/resolve", {"resolution": "keep_both", "resolved_by": "Ada"})
+    api.post(f"/conflicts/{by_mcp['id']}/resolve",
+             {"resolution": "new_is_current", "resolved_by": "mcp:claude-desktop"})
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label)
+    expect(page.locator("#queue-list li")).to_have_count(0)
+
+    # Act: everything an MCP client resolved.
+    page.get_by_label("Resolved by", exact=True).fill("mcp:*")
+    page.get_by_role("button", name="Apply").click()
+
+    # Assert: only that one, and the address keeps the filter.
+    items = page.locator("#queue-list li")
+    expect(items.locator(".item-title")).to_have_text([f"Mcp {label}"])
+    expect(page.get_by_label("Status", exact=True)).to_have_value("resolved")
+    assert "by=mcp%3A*" in page.url or "by=mcp:*" in page.url, page.url
+    page.get_by_label("Resolved by", exact=True).fill("Ada")
+    page.get_by_role("button", name="Apply").click()
+    expect(items.locator(".item-title")).to_have_text([f"Ada {label}"])
+    page.get_by_label("Resolved by", exact=True).fill("mcp:*")
+    page.get_by_role("button", name="Apply").click()
+    expect(items.locator(".item-title")).to_have_text([f"Mcp {label}"])
+
+    # Act: undo that resolution, which this tab did not make.
+    open_item(page, f"Mcp {label}")
+    expect(page.locator(".resolved")).to_contain_text("by mcp:claude-desktop")
+    page.get_by_role("button", name="Undo this resolution").click()
+
+    # Assert
+    expect(page.locator("#report")).to_contain_text(f'Undid "new is current" on "Mcp {label}"; it is pending again')
+    expect(page.locator("#report")).to_contain_text(f'The old memory "Mcp {label}"')
+    assert not UUID.search(page.locator("#report").inner_text())
+    got = api.get(f"/conflicts/{by_mcp['id']}")
+    assert got["status"] == "pending"
+    assert api.get(f"/nodes/{by_mcp['old_node']['id']}")["state"] == "active"
+    assert api.get(f"/conflicts/{by_ada['id']}")["status"] == "resolved"
+    expect(page.get_by_role("button", name="1 New is current")).to_be_enabled()
+
+
+@WIDTHS
+def test_the_queue_summary_counts_a_conflict_that_arrives_live(make_page, server, api, label, width, height):
+    # Arrange
+    for n in range(2):
+        api.conflict(label, f"The disk quota is {n + 1} GB", f"The disk quota is {n + 10} GB", title=f"Q{n} {label}")
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label)
+    summary = page.locator("#queue-summary")
+    expect(summary).to_have_text("2 pending conflicts shown · 2 pending match the filters")
+
+    # Act
+    api.conflict(label, "The disk quota is 3 GB", "The disk quota is 30 GB", title=f"Q2 {label}")
+
+    # Assert
+    expect(item(page, f"Q2 {label}")).to_be_visible()
+    expect(summary).to_have_text("3 pending conflicts shown · 3 pending match the filters")
+
+    # Resolved elsewhere: both numbers go down together.
+    first = api.get(f"/conflicts?label={label}&limit=1")["items"][0]
+    api.post(f"/conflicts/{first['id']}/resolve", {"resolution": "keep_both", "resolved_by": "Lin"})
+    expect(summary).to_have_text("2 pending conflicts shown · 2 pending match the filters")
+
+
+@WIDTHS
+def test_code_spans_in_reasons_and_notes_show_as_code(make_page, server, api, label, width, height):
+    # Arrange: a `security` label makes the recommendation's reasoning quote it in backticks.
+    title = f"Code {label}"
+    scope = f"s{uuid.uuid4().hex[:12]}"
+    api.node(title, "Tokens expire after 15 minutes", [label, "security"], scope=scope)
+    hit = api.node(title, "Tokens expire after 60 minutes", [label, "security"], scope=scope)["conflicts"][0]
+    c = api.get(f"/conflicts/{hit['conflict_id']}")
+    assert "`security`" in c["recommendation"]["reasoning"]
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label)
+    open_item(page, title)
+
+    # Act + Assert: a code element, no backticks.
+    rec = page.locator(".recommendation")
+    expect(rec.locator("code")).to_have_text(["security"])
+    assert "`" not in rec.inner_text()
+
+    # A resolution note with code and markup: code shown as code, markup as text.
+    note = "ran `kubectl get <b>pods</b>` to check"
+    api.post(f"/conflicts/{c['id']}/resolve", {"resolution": "keep_both", "resolved_by": "Ada", "note": note})
+    page.goto(f"{server.base}/review?status=all&label={label}#{c['id']}")
+    resolved = page.locator(".resolved")
+    expect(resolved.locator("code")).to_have_text(["kubectl get <b>pods</b>"])
+    expect(resolved).to_contain_text("Note: ran kubectl get <b>pods</b> to check")
+    expect(page.locator("#history-body code")).to_have_text(["kubectl get <b>pods</b>"])
+    expect(page.locator("#conflict b")).to_have_count(0)
+
+
+@WIDTHS
+def test_labels_on_one_side_only_are_marked(make_page, server, api, label, width, height):
+    # Arrange
+    title = f"Labels {label}"
+    scope = f"s{uuid.uuid4().hex[:12]}"
+    api.node(title, "The retry limit is 3", [label, "jobs", "legacy"], scope=scope)
+    api.node(title, "The retry limit is 7", [label, "jobs", "perf"], scope=scope)
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label)
+
+    # Act
+    open_item(page, title)
+
+    # Assert: what one side lacks is marked like a changed word; shared labels are not.
+    old_facts = page.locator(".side.old .facts")
+    new_facts = page.locator(".side.new .facts")
+    expect(old_facts.locator("del")).to_have_text(["legacy"])
+    expect(new_facts.locator("ins")).to_have_text(["perf"])
+    expect(old_facts).to_contain_text(f"{label}, jobs, legacy")
+    expect(old_facts.locator("del")).to_have_attribute("title", "only on the old side")
+
+
+@WIDTHS
+def test_the_decision_bar_is_on_the_first_screen_of_a_long_conflict(make_page, server, api, label, width, height):
+    # Arrange: long bodies push the decision far below the sides.
+    title = f"Sticky {label}"
+    api.conflict(label, f"{LONG_INTRO}\n\nThe cache TTL is 30 seconds.", f"{LONG_INTRO}\n\nThe cache TTL is 60 seconds.",
+                 title=title)
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label)
+
+    # Act
+    open_item(page, title)
+
+    # Assert: every decision button is on screen and not covered, with nothing scrolled.
+    def on_screen(name):
+        button = page.get_by_role("button", name=name)
+        box = button.bounding_box()
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= height, (name, box)
+        hit = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y)?.closest('button')?.textContent",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+        assert hit and name.split(" ", 1)[1] in hit, (name, hit)
+    for name in ["1 New is current", "2 Old is current", "3 Keep both", "4 Merge…"]:
+        on_screen(name)
+    # The header takes little of a phone's screen.
+    header = page.locator("header.top").bounding_box()
+    assert header["height"] <= (90 if width < 600 else 120), header
+    # Halfway down the sides, still there.
+    page.mouse.wheel(0, height)
+    page.wait_for_timeout(200)
+    on_screen("3 Keep both")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@WIDTHS
+def test_the_queue_lists_short_bodies_and_an_opened_conflict_is_whole(make_page, server, api, label, width, height):
+    # Arrange: bodies far longer than the queue needs.
+    title = f"Big {label}"
+    big_old = f"{LONG_INTRO}\n\nThe cache TTL is 30 seconds."
+    big_new = f"{LONG_INTRO}\n\nThe cache TTL is 60 seconds."
+    c = api.conflict(label, big_old, big_new, title=title)
+    rec = sized(make_page, width, height)
+    page = rec.page
+
+    # Act
+    goto_queue(page, server.base, label)
+    expect(item(page, title)).to_be_visible()
+    open_item(page, title)
+
+    # Assert: the listing asked for shortened bodies, the opened conflict was fetched whole.
+    lists = [u for u in rec.requests if urlsplit(u).path == "/conflicts"]
+    assert lists and all("max_chars=" in u for u in lists), lists
+    assert any(urlsplit(u).path == f"/conflicts/{c['id']}" for u in rec.requests), rec.requests
+    assert page.locator(".side.old .body").inner_text() == big_old
+    assert page.locator(".side.new .body").inner_text() == big_new
+    expect(page.locator(".side.new ins")).to_have_text(["60"])
+
+
+@WIDTHS
+def test_the_favicon_is_served_and_allowed_by_the_csp(make_page, server, width, height, label):
+    # Arrange
+    page = sized(make_page, width, height).page
+
+    # Act
+    goto_queue(page, server.base, label)
+    reply = page.request.get(f"{server.base}/favicon.ico")
+
+    # Assert: an SVG icon, linked from the page, that the page's own policy lets it show.
+    assert reply.status == 200
+    assert reply.headers["content-type"] == "image/svg+xml"
+    assert reply.text().startswith("<svg")
+    expect(page.locator("link[rel=icon]")).to_have_attribute("href", "/favicon.ico")
+    loaded = page.evaluate("""() => new Promise((ok) => {
+        const img = new Image();
+        img.onload = () => ok(img.naturalWidth > 0);
+        img.onerror = () => ok(false);
+        img.src = '/favicon.ico';
+    })""")
+    assert loaded is True
+
+
+@WIDTHS
+def test_the_detector_s_quotes_are_highlighted_in_chinese(make_page, server, api, label, width, height):
+    # Arrange: Chinese has no spaces between words, so a quote sits between other characters.
+    place = api.conflict(label, "生产环境部署在东京区域。", "生产环境部署在大阪区域。", title=f"部署 {label}")
+    ttl = api.conflict(label, "缓存时间是30秒。", "缓存时间是60秒。", title=f"缓存 {label}")
+    assert '"东京"' in place["detection"]["explanation"], place["detection"]
+    assert '"30秒"' in ttl["detection"]["explanation"], ttl["detection"]
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label)
+
+    for title, old, new in [(f"部署 {label}", "东京", "大阪"), (f"缓存 {label}", "30秒", "60秒")]:
+        # Act
+        open_item(page, title)
+
+        # Assert: the quoted words are marked on each side.
+        for side, quote in [("old", old), ("new", new)]:
+            marks = page.locator(f".side.{side} .evidence")
+            expect(marks.first).to_be_visible()
+            assert "".join(marks.all_inner_texts()) == quote, (side, marks.all_inner_texts())
+        if width < 600:
+            page.get_by_role("button", name="← Queue").click()
+
+    # A quote in a script with spaces still needs whole words ("3" does not mark "300").
+    assert page.evaluate("ConcordDiff.ranges('pool of 300 and 3', ['3'])") == [[16, 17]]
+    assert page.evaluate("ConcordDiff.ranges('上限是3个', ['3个'])") == [[3, 5]]
