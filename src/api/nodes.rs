@@ -14,8 +14,10 @@ use super::extract::{AppJson, AppQuery, IdPath, page_args};
 use super::idempotency::Claimed;
 use crate::domain::contradiction::{Sensitivity, index_tokens};
 use crate::domain::node::{NodeInput, NodePatch, PatchInput};
+use crate::domain::time;
+use crate::domain::valid_time::PointInTime;
 use crate::service::idempotency::Reply;
-use crate::service::nodes::{Hit, NodeQuery};
+use crate::service::nodes::{Hit, KnownQuery, NodeQuery};
 use crate::service::{nodes, replies};
 use crate::state::AppState;
 use crate::wire::dto::{ConflictHitDto, NodeDto, NodeStateDto, NodeWriteResponse, present};
@@ -148,10 +150,33 @@ fn state_str(s: NodeStateDto) -> String {
     .to_owned()
 }
 
-/// Read a node (with `conflict_ids` when it has pending conflicts).
+/// A point in time to read at: both instants default to now.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AsOfQuery {
+    /// Valid time, RFC 3339: what held at this instant (a memory holds from its
+    /// `observed_at` until its `valid_until`, and a `corrected` one never held).
+    #[param(format = DateTime)]
+    pub as_of: Option<String>,
+    /// System time, RFC 3339, not in the future: what concord held at this instant (each
+    /// memory as its version then).
+    #[param(format = DateTime)]
+    pub known_at: Option<String>,
+}
+
+fn point_in_time(
+    as_of: Option<&str>,
+    known_at: Option<&str>,
+) -> Result<Option<PointInTime>, ApiError> {
+    PointInTime::parse(as_of, known_at, time::now()).map_err(ApiError::Validation)
+}
+
+/// Read a node (with `conflict_ids` when it has pending conflicts). With `as_of` or
+/// `known_at`, the node as it stood then (`updated_at` is when concord recorded that
+/// version); 404 when it did not hold at `as_of` or concord did not know it at `known_at`.
 #[utoipa::path(
     get, path = "/nodes/{id}", tag = "nodes",
-    params(("id" = Uuid, Path, description = "Node id")),
+    params(("id" = Uuid, Path, description = "Node id"), AsOfQuery),
     responses(
         (status = 200, body = NodeDto),
         (status = "4XX", body = Problem, content_type = "application/problem+json"),
@@ -161,8 +186,12 @@ fn state_str(s: NodeStateDto) -> String {
 pub async fn get_node(
     State(state): State<AppState>,
     IdPath(id): IdPath,
+    AppQuery(at): AppQuery<AsOfQuery>,
 ) -> Result<Json<NodeDto>, ApiError> {
-    let node = nodes::get(&state.services, id).await?;
+    let node = match point_in_time(at.as_of.as_deref(), at.known_at.as_deref())? {
+        None => nodes::get(&state.services, id).await?,
+        Some(when) => nodes::get_at(&state.services, id, when).await?,
+    };
     Ok(Json(NodeDto::from_domain(node)))
 }
 
@@ -255,6 +284,14 @@ pub struct ListNodesQuery {
     /// Opaque cursor from `next_cursor` (base64url); never empty.
     #[param(min_length = 1, pattern = "^[A-Za-z0-9_-]+$")]
     pub cursor: Option<String>,
+    /// Valid time, RFC 3339: only memories that held then (any state unless `state` is
+    /// given), newest first. Not with `q`.
+    #[param(format = DateTime)]
+    pub as_of: Option<String>,
+    /// System time, RFC 3339, not in the future: each memory as concord held it then.
+    /// Not with `q`.
+    #[param(format = DateTime)]
+    pub known_at: Option<String>,
 }
 
 /// A page of nodes.
@@ -280,6 +317,38 @@ pub async fn list_nodes(
     AppQuery(q): AppQuery<ListNodesQuery>,
 ) -> Result<Json<NodeListResponse>, ApiError> {
     let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
+    let state_filter = q.state.map(|s| state_str(s).parse().expect("valid state"));
+    if let Some(at) = point_in_time(q.as_of.as_deref(), q.known_at.as_deref())? {
+        if q.q.is_some() {
+            return Err(ApiError::validation(
+                "/q",
+                "cannot be combined with as_of or known_at (use GET /recall)",
+            ));
+        }
+        let after = match after {
+            Some(c) if c.key == "known" => Some(c.id),
+            Some(_) => {
+                return Err(ApiError::validation(
+                    "/cursor",
+                    "is not a cursor of this list",
+                ));
+            }
+            None => None,
+        };
+        let query = KnownQuery {
+            at,
+            label: q.label.map(|l| l.trim().to_lowercase()),
+            memory_type: q.memory_type,
+            state: state_filter,
+            limit,
+            after,
+        };
+        let page = nodes::list_at(&state.services, query).await?;
+        return Ok(Json(NodeListResponse {
+            items: page.items.into_iter().map(NodeDto::from_domain).collect(),
+            next_cursor: page.next_cursor.map(|c| c.encode()),
+        }));
+    }
     let tokens = q.q.as_deref().map(|text| index_tokens("", text));
     let page = nodes::list(
         &state.services,
@@ -287,7 +356,7 @@ pub async fn list_nodes(
             tokens,
             label: q.label.map(|l| l.trim().to_lowercase()),
             memory_type: q.memory_type,
-            state: q.state.map(|s| state_str(s).parse().expect("valid state")),
+            state: state_filter,
             limit,
             after,
         },

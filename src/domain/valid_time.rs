@@ -5,7 +5,8 @@
 
 use std::str::FromStr;
 
-use super::time::Timestamp;
+use super::time::{self, Timestamp};
+use super::validate::{Errors, FieldError};
 
 /// Why the losing side of a resolution stops holding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -91,6 +92,56 @@ pub fn infer(winner_text: &str) -> Reason {
         Reason::Correction
     } else {
         Reason::Update
+    }
+}
+
+/// A point on both time axes: what held at `valid` (valid time) as concord knew it at
+/// `known` (system time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PointInTime {
+    pub valid: Timestamp,
+    pub known: Timestamp,
+}
+
+impl PointInTime {
+    /// `as_of` and `known_at` as a client sent them, each RFC 3339 and defaulting to `now`;
+    /// `None` when both are absent (a current read). System time cannot be in the future:
+    /// concord does not know yet what it will hold.
+    pub fn parse(
+        as_of: Option<&str>,
+        known_at: Option<&str>,
+        now: Timestamp,
+    ) -> Result<Option<Self>, Vec<FieldError>> {
+        if as_of.is_none() && known_at.is_none() {
+            return Ok(None);
+        }
+        let mut e = Errors::default();
+        let mut instant = |pointer: &str, text: Option<&str>| match text {
+            None => Some(now),
+            Some(t) => match time::parse(t) {
+                Some(ts) if time::in_range(&ts) => Some(ts),
+                _ => {
+                    e.add(
+                        pointer,
+                        "must be an RFC 3339 instant between years 0000 and 9999",
+                    );
+                    None
+                }
+            },
+        };
+        let valid = instant("/as_of", as_of);
+        let known = instant("/known_at", known_at);
+        if known.is_some_and(|k| k > now) {
+            e.add(
+                "/known_at",
+                "is in the future: concord cannot know yet what it will hold",
+            );
+        }
+        e.finish(Self {
+            valid: valid.unwrap_or(now),
+            known: known.unwrap_or(now),
+        })
+        .map(Some)
     }
 }
 

@@ -7,8 +7,9 @@ use std::str::FromStr;
 
 use uuid::Uuid;
 
-use super::node::NodeState;
+use super::node::{Node, NodeState};
 use super::time::Timestamp;
+use super::valid_time::Validity;
 
 /// What made a version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +56,20 @@ pub struct Standing {
     pub observed_at: Timestamp,
     pub valid_until: Option<Timestamp>,
     pub corrected: bool,
+}
+
+impl Standing {
+    /// Whether the memory held at valid time `at`.
+    pub fn holds_at(&self, at: Timestamp) -> bool {
+        self.validity().holds_at(self.observed_at, at)
+    }
+
+    pub fn validity(&self) -> Validity {
+        Validity {
+            valid_until: self.valid_until,
+            corrected: self.corrected,
+        }
+    }
 }
 
 /// A version row as stored: the texts only where this version replaced them.
@@ -115,6 +130,41 @@ pub fn reconstruct(
     }
     out.reverse();
     out
+}
+
+/// The version concord held at system time `known`: the latest recorded by then; `None` when
+/// the memory was not written yet or was deleted then.
+pub fn known_at(versions: &[NodeVersion], known: Timestamp) -> Option<&NodeVersion> {
+    versions
+        .iter()
+        .filter(|v| v.recorded_at <= known)
+        .max_by_key(|v| v.version)
+        .filter(|v| v.kind != VersionKind::Deleted)
+}
+
+impl NodeVersion {
+    /// The memory as this version had it, read as a node: `created_at` is when concord first
+    /// held the memory, `updated_at` when it recorded this version.
+    pub fn to_node(&self, created_at: Timestamp, has_embedding: bool) -> Node {
+        let s = &self.standing;
+        Node {
+            id: self.node_id,
+            title: self.title.clone(),
+            body: self.body.clone(),
+            memory_type: s.memory_type.clone(),
+            labels: s.labels.clone(),
+            scope: s.scope.clone(),
+            source: s.source.clone(),
+            confidence: s.confidence,
+            state: s.state,
+            observed_at: s.observed_at,
+            created_at,
+            updated_at: self.recorded_at,
+            has_embedding,
+            validity: s.validity(),
+            conflict_ids: Vec::new(),
+        }
+    }
 }
 
 fn whole(node_id: Uuid, row: VersionRow, title: &str, body: &str) -> NodeVersion {

@@ -10,11 +10,13 @@ use crate::domain::contradiction::Sensitivity;
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::node::{NewNode, Node, NodeInput, NodePatch};
 use crate::domain::time;
-use crate::domain::version::NodeVersion;
+use crate::domain::valid_time::PointInTime;
+use crate::domain::version::{self, NodeVersion};
 use crate::service::detect::{Finding, Probe, credibility_table, recommend_for};
 use crate::service::idempotency::{self, Claim};
 use crate::service::{Error, Result, Services, replies};
-pub use crate::store::NodeQuery;
+use crate::store::StoreError;
+pub use crate::store::{KnownQuery, NodeQuery};
 
 /// A contradiction a check found; nothing was queued for it.
 pub struct Hit {
@@ -200,6 +202,27 @@ fn bad_cursor() -> Error {
         "/cursor",
         "is not a cursor of this list",
     )])
+}
+
+/// A node as it stood at a point in time: the version concord held at `at.known`, if the
+/// memory held at `at.valid`; `NotFound` otherwise.
+pub async fn get_at(svc: &Services, id: Uuid, at: PointInTime) -> Result<Node> {
+    let versions = svc.store.node_versions(id).await?;
+    let v = version::known_at(&versions, at.known)
+        .filter(|v| v.standing.holds_at(at.valid))
+        .ok_or(Error::NotFound("node"))?;
+    // Embeddings are not versioned: whether one is stored is read from the live node.
+    let has_embedding = match svc.store.get_node(id).await {
+        Ok(n) => n.has_embedding,
+        Err(StoreError::NotFound(_)) => false,
+        Err(e) => return Err(e.into()),
+    };
+    Ok(v.to_node(versions[0].recorded_at, has_embedding))
+}
+
+/// The memories that held at `q.at.valid` as concord knew them at `q.at.known`, newest first.
+pub async fn list_at(svc: &Services, q: KnownQuery) -> Result<Page<Node>> {
+    Ok(svc.store.list_known(q).await?)
 }
 
 /// One version of a node; `NotFound` when the node or the version does not exist.

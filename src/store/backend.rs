@@ -229,6 +229,9 @@ pub trait Backend: Send + Sync + Sized + 'static {
     const SELECT_IDEMPOTENCY_LOCKED: &'static str;
     /// `conflict_id, old_node_id, new_node_id` of pending conflicts of the nodes in list `$1`.
     const PENDING_OF_NODES: &'static str;
+    /// The versions known at one system time of the memories that held at one valid time;
+    /// binds as `versions::list_known` ([`super::sql::list_known`]).
+    const LIST_KNOWN: &'static str;
     /// Nodes matching the full-text query `$7`, ranked; binds as `nodes::list`.
     const LIST_RANKED: &'static str;
     /// Active nodes with an embedding sharing a label of list `$1`, newest first; binds as

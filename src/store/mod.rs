@@ -98,6 +98,7 @@ use crate::domain::plan::Resolve;
 use crate::domain::resolution::Resolution;
 use crate::domain::revert::{Revert, Reverted};
 use crate::domain::time::Timestamp;
+use crate::domain::valid_time::PointInTime;
 use crate::domain::version::NodeVersion;
 
 pub use error::{Failure, Refusal, StoreError};
@@ -115,6 +116,19 @@ pub struct NodeQuery {
     pub state: Option<NodeState>,
     pub limit: usize,
     pub after: Option<Cursor>,
+}
+
+/// `GET /nodes` at a point in time: the memories that held then, as concord knew them.
+#[derive(Debug, Clone)]
+pub struct KnownQuery {
+    pub at: PointInTime,
+    pub label: Option<String>,
+    pub memory_type: Option<String>,
+    /// The state the known version must have; any when absent.
+    pub state: Option<NodeState>,
+    pub limit: usize,
+    /// The last memory of the previous page.
+    pub after: Option<Uuid>,
 }
 
 /// `GET /nodes/{id}/edges` filters.
@@ -334,6 +348,9 @@ pub trait Store: Send + Sync + 'static {
     /// Every version of a node, oldest first (a deleted node's too); `NotFound` when it
     /// never existed.
     async fn node_versions(&self, id: Uuid) -> StoreResult<Vec<NodeVersion>>;
+    /// The memories that held at `q.at.valid` as known at `q.at.known` (each as its version
+    /// then, `updated_at` being when it was recorded), newest memory first.
+    async fn list_known(&self, q: KnownQuery) -> StoreResult<Page<Node>>;
     /// The conflicts with `node` on either side resolved `keep_both`, oldest decision first.
     async fn kept_both_with(&self, node: Uuid) -> StoreResult<Vec<Conflict>>;
     async fn list_conflicts(&self, filter: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)>;
@@ -579,6 +596,10 @@ impl<B: Backend> Store for B {
 
     async fn node_versions(&self, id: Uuid) -> StoreResult<Vec<NodeVersion>> {
         versions::list(self, id).await
+    }
+
+    async fn list_known(&self, q: KnownQuery) -> StoreResult<Page<Node>> {
+        versions::list_known(self, q).await
     }
 
     async fn kept_both_with(&self, node: Uuid) -> StoreResult<Vec<Conflict>> {

@@ -116,6 +116,47 @@ macro_rules! candidates_by_labels {
 }
 pub(crate) use candidates_by_labels;
 
+/// The versions known at system time `$1` of the memories that held at valid time `$2`, one
+/// per memory, newest memory first (UUID v7 ids sort by time): for each, the latest version
+/// recorded by `$1` (found through the `(node_id, version)` key), unless it is a tombstone,
+/// then filtered as `GET /nodes` filters (`$3` state, `$4` memory type, `$5` label, keyset
+/// `$6`, limit `$7`), read as node rows: `updated_at` is when concord recorded the version,
+/// `created_at` its first. A version's title and body are those the next version that
+/// replaced them kept, else the live node's. The dialect supplies the label test on
+/// `v.labels`.
+macro_rules! list_known {
+    ($label_in_labels:literal) => {
+        concat!(
+            "select v.node_id, \
+               coalesce((select x.prev_title from node_versions x where x.node_id = v.node_id \
+                   and x.version > v.version and x.prev_title is not null \
+                   order by x.version limit 1), n.title) as title, \
+               coalesce((select x.prev_body from node_versions x where x.node_id = v.node_id \
+                   and x.version > v.version and x.prev_body is not null \
+                   order by x.version limit 1), n.body) as body, \
+               v.memory_type, v.labels, v.scope, v.source, v.confidence, v.state, \
+               v.observed_at, \
+               (select f.recorded_at from node_versions f where f.node_id = v.node_id \
+                   order by f.version limit 1) as created_at, \
+               v.recorded_at as updated_at, n.embedding_dim is not null as has_embedding, \
+               v.valid_until, v.corrected \
+             from node_versions v left join nodes n on n.node_id = v.node_id \
+             where v.recorded_at <= $1 \
+               and v.version = (select max(w.version) from node_versions w \
+                   where w.node_id = v.node_id and w.recorded_at <= $1) \
+               and v.kind <> 'deleted' and not v.corrected \
+               and v.observed_at <= $2 and (v.valid_until is null or $2 < v.valid_until) \
+               and ($3 is null or v.state = $3) \
+               and ($4 is null or v.memory_type = $4) \
+               and ($5 is null or ",
+            $label_in_labels,
+            ") and ($6 is null or v.node_id < $6) \
+             order by v.node_id desc, v.version desc limit $7"
+        )
+    };
+}
+pub(crate) use list_known;
+
 /// A scope's newest active nodes of one memory type (`$1` of them), through the index on
 /// `(scope, memory_type, state, created_at)`: the candidates of a short new memory that may
 /// share no indexed word with the stored one it updates ("I moved to Lisbon" / "Lives in

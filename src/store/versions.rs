@@ -3,9 +3,11 @@
 
 use uuid::Uuid;
 
-use super::backend::{Backend, Id, QueryExt};
+use super::backend::{Backend, Id, QueryExt, Ts};
 use super::rows;
-use super::{StoreError, StoreResult};
+use super::{KnownQuery, StoreError, StoreResult};
+use crate::domain::cursor::{Cursor, Page};
+use crate::domain::node::Node;
 use crate::domain::version::{self, NodeVersion};
 
 /// The live node (as version 0, its texts as `prev_*`) and its stored versions, in one
@@ -47,4 +49,26 @@ pub async fn list<B: Backend>(store: &B, id: Uuid) -> StoreResult<Vec<NodeVersio
         return Err(StoreError::NotFound("node"));
     }
     Ok(version::reconstruct(id, stored, live))
+}
+
+/// [`crate::store::Store::list_known`]: one query ([`super::sql::list_known`]).
+pub async fn list_known<B: Backend>(store: &B, q: KnownQuery) -> StoreResult<Page<Node>> {
+    let mut conn = store.pool().acquire().await?;
+    let found = B::query(B::LIST_KNOWN)
+        .arg(Ts(q.at.known))
+        .arg(Ts(q.at.valid))
+        .arg(q.state.map(|s| s.as_str()))
+        .arg(q.memory_type)
+        .arg(q.label)
+        .arg(q.after.map(Id))
+        .arg((q.limit + 1) as i64)
+        .all(&mut conn)
+        .await?;
+    let nodes = found
+        .iter()
+        .map(rows::some_node::<B::Db>)
+        .collect::<StoreResult<Vec<_>>>()?;
+    Ok(Page::from_rows(nodes, q.limit, |n| {
+        Cursor::new("known", n.id)
+    }))
 }

@@ -3,6 +3,7 @@
 
 mod support;
 
+mod as_of;
 mod auth;
 mod conflicts;
 mod degraded;

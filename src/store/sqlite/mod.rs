@@ -23,7 +23,7 @@ use uuid::Uuid;
 
 use super::backend::{Backend, GroupedWrite, QueryExt};
 use super::notify::Notifier;
-use super::sql::{candidates_by_labels, candidates_newest};
+use super::sql::{candidates_by_labels, candidates_newest, list_known};
 use super::{
     Candidate, CandidateQuery, DetectedConflict, StoreError, StoreResult, Violation, WriteHealth,
 };
@@ -474,6 +474,8 @@ impl Backend for SqliteStore {
                 or new_node_id in (select value from json_each($1))) \
          order by created_at, conflict_id";
     const LIST_RANKED: &'static str = search::LIST_RANKED;
+    const LIST_KNOWN: &'static str =
+        list_known!("exists (select 1 from json_each(v.labels) where value = $5)");
     const CANDIDATES_BY_LABELS: &'static str = candidates_by_labels!(
         "label in (select value from json_each($1))",
         search::remembered!()

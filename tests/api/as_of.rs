@@ -1,0 +1,186 @@
+//! Reads at a point in time: `as_of` (valid time: what held then) and `known_at` (system
+//! time: what concord held then), alone or together, on `GET /nodes/{id}` and `GET /nodes`.
+
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+
+use crate::support::TestApp;
+
+crate::on_both_databases!(
+    as_of_and_known_at_read_what_held_and_what_concord_believed,
+    bad_instants_and_future_system_times_are_422_and_before_anything_is_empty,
+);
+
+/// An instant strictly between the writes before and after it.
+async fn instant() -> String {
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let t = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    t
+}
+
+async fn ids_bodies(app: &TestApp, query: &str) -> Vec<(String, String)> {
+    let r = app.get(&format!("/nodes?{query}")).await;
+    r.assert_status(StatusCode::OK);
+    r.json()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            (
+                n["id"].as_str().unwrap().to_owned(),
+                n["body"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+async fn as_of_and_known_at_read_what_held_and_what_concord_believed(app: TestApp) {
+    // Arrange: York from January; Leeds from March; the move decided as an update; York's
+    // text edited afterwards; Leeds deleted at the end.
+    let before_all = instant().await;
+    let york = app
+        .node_with(json!({"title": "Bob's home", "body": "Bob lives in York",
+                          "observed_at": "2026-01-01T00:00:00Z"}))
+        .await;
+    let leeds = app
+        .node_with(json!({"title": "Bob's home", "body": "Bob moved to Leeds",
+                          "observed_at": "2026-03-01T00:00:00Z"}))
+        .await;
+    let (y, l) = (york["id"].as_str().unwrap(), leeds["id"].as_str().unwrap());
+    let c = app
+        .post("/conflicts", json!({"old_node_id": y, "new_node_id": l}))
+        .await
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let before_decision = instant().await;
+    app.post(
+        &format!("/conflicts/{c}/resolve"),
+        json!({"resolution": "new_is_current", "reason": "update"}),
+    )
+    .await
+    .assert_status(StatusCode::OK);
+    let after_decision = instant().await;
+    app.patch(
+        &format!("/nodes/{y}"),
+        json!({"body": "Bob lived in York (Clifton)"}),
+    )
+    .await
+    .assert_status(StatusCode::OK);
+    let before_delete = instant().await;
+    app.delete(&format!("/nodes/{l}"))
+        .await
+        .assert_status(StatusCode::NO_CONTENT);
+
+    let (feb, apr) = ("2026-02-01T00:00:00Z", "2026-04-01T00:00:00Z");
+
+    // Valid time alone: February is York, April is nothing (Leeds is deleted now).
+    let feb_now = ids_bodies(&app, &format!("as_of={feb}")).await;
+    assert_eq!(
+        feb_now,
+        vec![(y.to_owned(), "Bob lived in York (Clifton)".to_owned())]
+    );
+    assert_eq!(ids_bodies(&app, &format!("as_of={apr}")).await, vec![]);
+    let r = app.get(&format!("/nodes/{y}?as_of={feb}")).await;
+    r.assert_status(StatusCode::OK);
+    assert_eq!(r.json()["valid_until"], "2026-03-01T00:00:00.000Z");
+    assert_eq!(r.json()["state"], "dormant");
+    app.get(&format!("/nodes/{y}?as_of={apr}"))
+        .await
+        .assert_problem(StatusCode::NOT_FOUND, "/problems/not-found");
+
+    // Both axes: before the decision concord believed York still held in April, beside
+    // Leeds, with the text it had then.
+    let believed = ids_bodies(&app, &format!("as_of={apr}&known_at={before_decision}")).await;
+    assert_eq!(
+        believed,
+        vec![
+            (l.to_owned(), "Bob moved to Leeds".to_owned()),
+            (y.to_owned(), "Bob lives in York".to_owned()),
+        ]
+    );
+    let then = app
+        .get(&format!("/nodes/{y}?known_at={before_decision}"))
+        .await
+        .json();
+    assert_eq!(
+        (then["state"].clone(), then["valid_until"].clone()),
+        (json!("active"), Value::Null)
+    );
+    assert_eq!(then["body"], "Bob lives in York");
+    // After the decision and before the delete: April is Leeds alone.
+    let after = ids_bodies(&app, &format!("as_of={apr}&known_at={after_decision}")).await;
+    assert_eq!(after, vec![(l.to_owned(), "Bob moved to Leeds".to_owned())]);
+    let deleted_then = app
+        .get(&format!("/nodes/{l}?known_at={before_delete}"))
+        .await;
+    deleted_then.assert_status(StatusCode::OK);
+    app.get(&format!("/nodes/{l}?known_at={before_all}"))
+        .await
+        .assert_problem(StatusCode::NOT_FOUND, "/problems/not-found");
+    // known_at alone keeps valid time at now: Leeds held, York did not.
+    let known = ids_bodies(&app, &format!("known_at={before_delete}")).await;
+    assert_eq!(known, vec![(l.to_owned(), "Bob moved to Leeds".to_owned())]);
+    // `state` filters the version then; pages of one walk the same list.
+    let dormant = ids_bodies(&app, &format!("as_of={feb}&state=dormant")).await;
+    assert_eq!(dormant.len(), 1);
+    assert_eq!(
+        ids_bodies(&app, &format!("as_of={feb}&state=active")).await,
+        vec![]
+    );
+    let first = app
+        .get(&format!(
+            "/nodes?as_of={apr}&known_at={before_decision}&limit=1"
+        ))
+        .await
+        .json();
+    assert_eq!(first["items"][0]["id"], l);
+    let cursor = first["next_cursor"].as_str().expect("a second page");
+    let second = app
+        .get(&format!(
+            "/nodes?as_of={apr}&known_at={before_decision}&limit=1&cursor={cursor}"
+        ))
+        .await
+        .json();
+    assert_eq!(second["items"][0]["id"], y);
+    assert_eq!(second["next_cursor"], Value::Null);
+}
+
+async fn bad_instants_and_future_system_times_are_422_and_before_anything_is_empty(app: TestApp) {
+    let node = app.node("Anchor", "a").await;
+    let id = node["id"].as_str().unwrap();
+    for (query, pointer) in [
+        ("as_of=yesterday", "/as_of"),
+        ("known_at=2026-13-01T00:00:00Z", "/known_at"),
+        ("known_at=2999-01-01T00:00:00Z", "/known_at"),
+        ("as_of=2026-01-01T00:00:00Z&q=anchor", "/q"),
+    ] {
+        for uri in [format!("/nodes?{query}"), format!("/nodes/{id}?{query}")] {
+            if uri.contains("q=") && uri.starts_with("/nodes/") {
+                continue;
+            }
+            let r = app.get(&uri).await;
+            assert_eq!(r.pointers(), vec![pointer], "{uri}");
+        }
+    }
+    // A current cursor is not a cursor of a point-in-time list.
+    app.node("Second", "b").await;
+    let page = app.get("/nodes?limit=1").await.json();
+    let cursor = page["next_cursor"].as_str().unwrap();
+    let r = app
+        .get(&format!(
+            "/nodes?as_of=2026-01-01T00:00:00Z&cursor={cursor}"
+        ))
+        .await;
+    assert_eq!(r.pointers(), vec!["/cursor"]);
+    // Before any memory existed: empty, not an error; far in the future: what holds now.
+    let empty = app.get("/nodes?as_of=1999-01-01T00:00:00Z").await;
+    empty.assert_status(StatusCode::OK);
+    assert_eq!(empty.json()["items"], json!([]));
+    let later = app.get("/nodes?as_of=2999-01-01T00:00:00Z").await.json();
+    assert_eq!(later["items"].as_array().unwrap().len(), 2);
+}
