@@ -28,6 +28,13 @@ pub struct RecallParams {
     /// Memories to return, 1..50 (default 10).
     #[param(minimum = 1, maximum = 50)]
     pub limit: Option<i64>,
+    /// Valid time, RFC 3339: recall what held at this instant.
+    #[param(format = DateTime)]
+    pub as_of: Option<String>,
+    /// System time, RFC 3339, not in the future: recall as concord would have then, with
+    /// the memories' texts and the conflicts pending at that instant.
+    #[param(format = DateTime)]
+    pub known_at: Option<String>,
 }
 
 /// Recall active memories matching a query. `sources` are the memories, best match first;
@@ -46,7 +53,8 @@ pub async fn recall_memories(
     State(state): State<AppState>,
     AppQuery(q): AppQuery<RecallParams>,
 ) -> Result<Json<Recall>, ApiError> {
-    let query = RecallQuery::parse("/q", q.q, q.label.into_iter().collect(), q.limit).map_err(
+    let at = (q.as_of.as_deref(), q.known_at.as_deref());
+    let query = RecallQuery::parse("/q", q.q, q.label.into_iter().collect(), q.limit, at).map_err(
         |errors| {
             // The one `label` parameter is the service's label list.
             let renamed = errors.into_iter().map(|mut e| {

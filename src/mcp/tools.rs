@@ -79,6 +79,12 @@ pub struct RecallArgs {
     pub labels: Option<Vec<String>>,
     /// How many memories to return, 1..50 (default 10).
     pub limit: Option<i64>,
+    /// Recall what held at this instant (RFC 3339, valid time), e.g. "where did Bob live in
+    /// March". Default: now.
+    pub as_of: Option<String>,
+    /// Recall what concord held at this instant (RFC 3339, system time, not in the future),
+    /// e.g. "what did we believe when we decided". Default: now.
+    pub known_at: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -304,6 +310,7 @@ impl Concord {
             Some(a.query),
             a.labels.unwrap_or_default(),
             a.limit,
+            (a.as_of.as_deref(), a.known_at.as_deref()),
         )
         .map_err(invalid)?;
         match recall::recall(&self.state.services, query).await {

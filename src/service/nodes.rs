@@ -5,7 +5,7 @@
 use uuid::Uuid;
 
 use crate::domain::FieldError;
-use crate::domain::conflict::{Conflict, Detection, Recommendation};
+use crate::domain::conflict::{Conflict, Detection, Recommendation, Status, Strategy};
 use crate::domain::contradiction::Sensitivity;
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::node::{NewNode, Node, NodeInput, NodePatch};
@@ -99,7 +99,14 @@ async fn standing(svc: &Services, node: &Node, found: &[Hit]) -> Result<Vec<Hit>
         conflicts.push(svc.store.get_conflict(conflict_id).await?);
     }
     // Latest decision first, so that a pair decided twice reads as its last verdict.
-    let mut kept = svc.store.kept_both_with(node.id).await?;
+    let mut kept: Vec<Conflict> = svc
+        .store
+        .conflicts_of_node(node.id)
+        .await?
+        .into_iter()
+        .filter(|c| c.status == Status::Resolved && c.resolution == Some(Strategy::KeepBoth))
+        .collect();
+    kept.sort_by_key(|c| c.resolved_at);
     kept.reverse();
     conflicts.extend(kept);
     let mut out: Vec<Hit> = Vec::new();

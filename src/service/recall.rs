@@ -11,13 +11,17 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::domain::conflict::{Conflict, Status, found_and_suggested};
+use crate::domain::contradiction::index_tokens;
 use crate::domain::edge::{self, Direction};
+use crate::domain::history::HistoryKind;
 use crate::domain::node::{Node, NodeState, normalize_labels};
+use crate::domain::valid_time::PointInTime;
 use crate::domain::validate::{Errors, FieldError};
+use crate::domain::version;
 use crate::service::detect::credibility_table;
 use crate::service::report::{ReportSource, judge_pairs, search_active, source_of};
-use crate::service::{Result, Services};
-use crate::store::{EdgeQuery, StoreError, StoreResult};
+use crate::service::{Error, Result, Services, nodes};
+use crate::store::{EdgeQuery, NodeQuery, StoreError, StoreResult};
 
 /// Default and largest number of memories one recall returns.
 pub const DEFAULT_LIMIT: i64 = 10;
@@ -29,17 +33,28 @@ pub struct RecallQuery {
     pub query: String,
     pub labels: Vec<String>,
     pub limit: usize,
+    /// Recall as of a point in time instead of now.
+    pub at: Option<PointInTime>,
 }
 
 impl RecallQuery {
-    /// `query_pointer` names the query field as the front door calls it (`/q`, `/query`).
+    /// `query_pointer` names the query field as the front door calls it (`/q`, `/query`);
+    /// `at` is `(as_of, known_at)` as the client sent them.
     pub fn parse(
         query_pointer: &str,
         query: Option<String>,
         labels: Vec<String>,
         limit: Option<i64>,
+        at: (Option<&str>, Option<&str>),
     ) -> Result<Self, Vec<FieldError>> {
         let mut e = Errors::default();
+        let at =
+            PointInTime::parse(at.0, at.1, crate::domain::time::now()).unwrap_or_else(|errs| {
+                for err in errs {
+                    e.add(&err.pointer, err.detail);
+                }
+                None
+            });
         let query = query.unwrap_or_default().trim().to_owned();
         if query.is_empty() || query.chars().count() > 500 {
             e.add(query_pointer, "must be 1..500 characters");
@@ -54,6 +69,7 @@ impl RecallQuery {
             query,
             labels,
             limit: limit as usize,
+            at,
         })
     }
 }
@@ -90,6 +106,9 @@ pub struct Recall {
 
 /// Searches, then lists what the found memories disagree about.
 pub async fn recall(svc: &Services, q: RecallQuery) -> Result<Recall> {
+    if let Some(at) = q.at {
+        return recall_at(svc, q, at).await;
+    }
     let store = &*svc.store;
     let mut nodes = search_active(store, &q.query, &q.labels, q.limit).await?;
     let (pending, others) = pending_among(svc, &nodes).await?;
@@ -134,6 +153,115 @@ pub async fn recall(svc: &Services, q: RecallQuery) -> Result<Recall> {
     Ok(Recall {
         query: q.query,
         sources: nodes.iter().map(source_of).collect(),
+        conflicts,
+    })
+}
+
+/// Recall as concord would have answered at `at.known` about what held at `at.valid`: the
+/// memories' texts and standing then, the conflicts pending then, and detection among them.
+/// Candidates are found by their current words in any state (a memory superseded since still
+/// answers for the time it held) and kept when the text they had then matches too; a memory
+/// deleted since is not found.
+async fn recall_at(svc: &Services, q: RecallQuery, at: PointInTime) -> Result<Recall> {
+    let store = &*svc.store;
+    let tokens = index_tokens("", &q.query);
+    let mut found: Vec<Node> = Vec::new();
+    for state in [NodeState::Active, NodeState::Dormant, NodeState::Archived] {
+        if tokens.is_empty() || found.len() >= q.limit {
+            break;
+        }
+        let page = store
+            .list_nodes(NodeQuery {
+                tokens: Some(tokens.clone()),
+                state: Some(state),
+                limit: 200,
+                ..Default::default()
+            })
+            .await?;
+        for current in page.items {
+            if found.len() >= q.limit {
+                break;
+            }
+            let then = match nodes::get_at(svc, current.id, at).await {
+                Ok(n) => n,
+                Err(Error::NotFound(_)) => continue,
+                Err(e) => return Err(e),
+            };
+            let words: HashSet<String> =
+                index_tokens(&then.title, &then.body).into_iter().collect();
+            let labelled = q.labels.is_empty() || then.labels.iter().any(|l| q.labels.contains(l));
+            if labelled && tokens.iter().all(|t| words.contains(t)) {
+                found.push(then);
+            }
+        }
+    }
+    // The conflicts that touched these memories, as they stood at `at.known`.
+    let mut seen: HashSet<Uuid> = found.iter().map(|n| n.id).collect();
+    let mut existing: HashSet<(Uuid, Uuid)> = HashSet::new();
+    let mut conflicts = Vec::new();
+    let mut others = Vec::new();
+    let mut visited = HashSet::new();
+    for id in found.iter().map(|n| n.id).collect::<Vec<_>>() {
+        for c in store.conflicts_of_node(id).await? {
+            if !visited.insert(c.id) || c.created_at > at.known {
+                continue;
+            }
+            let (Some(old), Some(new)) = (c.old_node_id, c.new_node_id) else {
+                continue;
+            };
+            existing.extend([(old, new), (new, old)]);
+            let history = store.conflict_history(c.id).await?;
+            let pending_then = history
+                .iter()
+                .rfind(|e| e.at <= at.known)
+                .is_some_and(|e| matches!(e.kind, HistoryKind::Queued | HistoryKind::Reverted));
+            if !pending_then {
+                continue;
+            }
+            for side in [old, new] {
+                if seen.insert(side) {
+                    // The other side as concord knew it then, whether or not it held.
+                    let versions = store.node_versions(side).await?;
+                    if let Some(v) = version::known_at(&versions, at.known) {
+                        others.push(v.to_node(versions[0].recorded_at, false));
+                    }
+                }
+            }
+            conflicts.push(RecallConflict {
+                conflict_type: c.conflict_type.clone(),
+                sources: [old, new],
+                recommended_resolution: c.recommendation.resolution.clone(),
+                reasoning: found_and_suggested(
+                    &c.detection.explanation,
+                    &c.recommendation.reasoning,
+                ),
+                conflict_id: Some(c.id),
+            });
+        }
+    }
+    found.extend(others);
+    let active: Vec<&Node> = found
+        .iter()
+        .filter(|n| n.state == NodeState::Active && n.validity.holds_at(n.observed_at, at.valid))
+        .collect();
+    let cfg = svc.detector.config();
+    let table = credibility_table(store).await?;
+    for p in judge_pairs(&active, &cfg, &table) {
+        // A pair a conflict already stood for by then was decided or queued: not news.
+        if existing.contains(&(p.old.id, p.new.id)) {
+            continue;
+        }
+        conflicts.push(RecallConflict {
+            conflict_type: p.verdict.conflict_type.as_str().to_owned(),
+            sources: [p.old.id, p.new.id],
+            recommended_resolution: p.recommendation.resolution,
+            reasoning: found_and_suggested(&p.verdict.explanation, &p.recommendation.reasoning),
+            conflict_id: None,
+        });
+    }
+    Ok(Recall {
+        query: q.query,
+        sources: found.iter().map(source_of).collect(),
         conflicts,
     })
 }

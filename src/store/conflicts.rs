@@ -110,16 +110,13 @@ pub async fn get<B: Backend>(store: &B, id: Uuid) -> StoreResult<Conflict> {
     get_in::<B>(&mut conn, id).await
 }
 
-/// The resolved conflicts between `node` and another node that a reviewer (or policy) decided
-/// as `keep_both`, oldest decision first: the verdicts a check reports instead of finding
-/// the pair again.
-pub async fn kept_both_with<B: Backend>(store: &B, node: Uuid) -> StoreResult<Vec<Conflict>> {
+/// Every conflict with `node` on either side, whatever its status, oldest first: the
+/// verdicts a check reports, and what an as-of recall reads back in time.
+pub async fn of_node<B: Backend>(store: &B, node: Uuid) -> StoreResult<Vec<Conflict>> {
     let mut conn = store.pool().acquire().await?;
     let rows = B::query(
-        "select conflict_id from conflict_queue \
-         where status = 'resolved' and resolution = 'keep_both' \
-           and (old_node_id = $1 or new_node_id = $1) \
-         order by resolved_at, conflict_id",
+        "select conflict_id from conflict_queue where old_node_id = $1 or new_node_id = $1 \
+         order by created_at, conflict_id",
     )
     .arg(Id(node))
     .all(&mut conn)

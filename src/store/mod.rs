@@ -351,8 +351,8 @@ pub trait Store: Send + Sync + 'static {
     /// The memories that held at `q.at.valid` as known at `q.at.known` (each as its version
     /// then, `updated_at` being when it was recorded), newest memory first.
     async fn list_known(&self, q: KnownQuery) -> StoreResult<Page<Node>>;
-    /// The conflicts with `node` on either side resolved `keep_both`, oldest decision first.
-    async fn kept_both_with(&self, node: Uuid) -> StoreResult<Vec<Conflict>>;
+    /// Every conflict with `node` on either side, whatever its status, oldest first.
+    async fn conflicts_of_node(&self, node: Uuid) -> StoreResult<Vec<Conflict>>;
     async fn list_conflicts(&self, filter: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)>;
     async fn conflict_stats(&self) -> StoreResult<ConflictStats>;
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution>;
@@ -602,8 +602,8 @@ impl<B: Backend> Store for B {
         versions::list_known(self, q).await
     }
 
-    async fn kept_both_with(&self, node: Uuid) -> StoreResult<Vec<Conflict>> {
-        conflicts::kept_both_with(self, node).await
+    async fn conflicts_of_node(&self, node: Uuid) -> StoreResult<Vec<Conflict>> {
+        conflicts::of_node(self, node).await
     }
 
     async fn list_conflicts(&self, filter: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)> {

@@ -11,6 +11,7 @@ use crate::support::TestApp;
 crate::on_both_databases!(
     as_of_and_known_at_read_what_held_and_what_concord_believed,
     bad_instants_and_future_system_times_are_422_and_before_anything_is_empty,
+    recall_as_of_answers_with_what_held_and_the_conflicts_pending_then,
 );
 
 /// An instant strictly between the writes before and after it.
@@ -183,4 +184,61 @@ async fn bad_instants_and_future_system_times_are_422_and_before_anything_is_emp
     assert_eq!(empty.json()["items"], json!([]));
     let later = app.get("/nodes?as_of=2999-01-01T00:00:00Z").await.json();
     assert_eq!(later["items"].as_array().unwrap().len(), 2);
+}
+
+/// `(source ids, conflict ids)` of a recall.
+async fn recalled(app: &TestApp, query: &str) -> (Vec<String>, Vec<Value>) {
+    let r = app.get(&format!("/recall?q=bob&{query}")).await;
+    r.assert_status(StatusCode::OK);
+    let body = r.json();
+    let ids = body["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_owned())
+        .collect();
+    let conflicts = body["conflicts"]
+        .as_array()
+        .map(|c| c.iter().map(|c| c["conflict_id"].clone()).collect())
+        .unwrap_or_default();
+    (ids, conflicts)
+}
+
+async fn recall_as_of_answers_with_what_held_and_the_conflicts_pending_then(app: TestApp) {
+    // Arrange: York from January, Leeds from March, queued, then decided as an update.
+    let york = app
+        .node_with(json!({"title": "Bob's home", "body": "Bob lives in York",
+                          "observed_at": "2026-01-01T00:00:00Z"}))
+        .await;
+    let leeds = app
+        .node_with(json!({"title": "Bob's home", "body": "Bob moved to Leeds",
+                          "observed_at": "2026-03-01T00:00:00Z"}))
+        .await;
+    let (y, l) = (york["id"].as_str().unwrap(), leeds["id"].as_str().unwrap());
+    let c = app
+        .post("/conflicts", json!({"old_node_id": y, "new_node_id": l}))
+        .await
+        .json()["id"]
+        .clone();
+    let pending_then = instant().await;
+    app.post(
+        &format!("/conflicts/{}/resolve", c.as_str().unwrap()),
+        json!({"resolution": "new_is_current"}),
+    )
+    .await
+    .assert_status(StatusCode::OK);
+
+    // Act / Assert: now, February is York alone and April Leeds alone, undisputed.
+    let feb = "as_of=2026-02-01T00:00:00Z";
+    let apr = "as_of=2026-04-01T00:00:00Z";
+    assert_eq!(recalled(&app, feb).await, (vec![y.to_owned()], vec![]));
+    assert_eq!(recalled(&app, apr).await, (vec![l.to_owned()], vec![]));
+    // As concord knew it while the conflict waited: both held in April, disputed.
+    let (ids, conflicts) = recalled(&app, &format!("{apr}&known_at={pending_then}")).await;
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert!(ids.contains(&y.to_owned()) && ids.contains(&l.to_owned()));
+    assert_eq!(conflicts, vec![c]);
+    // Bad instants are 422 naming the parameter, as on /nodes.
+    let r = app.get("/recall?q=bob&known_at=2999-01-01T00:00:00Z").await;
+    assert_eq!(r.pointers(), vec!["/known_at"]);
 }
