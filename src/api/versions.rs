@@ -1,4 +1,5 @@
-//! `/nodes/{id}/versions`: every change to a memory, kept (a deleted memory's too).
+//! A memory through time: `/nodes/{id}/versions` (every change, kept, a deleted memory's
+//! too) and `/nodes/{id}/timeline` (the memories that superseded one another).
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -10,14 +11,37 @@ use uuid::Uuid;
 
 use super::error::{ApiError, Problem};
 use super::extract::{AppQuery, IdPath, page_args};
-use crate::service::nodes;
+use crate::service::{nodes, timeline};
 use crate::state::AppState;
-use crate::wire::dto::NodeVersionDto;
+use crate::wire::dto::{NodeVersionDto, TimelineResponse};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_versions))
         .routes(routes!(get_version))
+        .routes(routes!(get_timeline))
+}
+
+/// A memory's timeline: it and the memories it superseded or was superseded by (following
+/// `supersedes` edges both ways), ordered by when each held, with the conflict and decision
+/// that connected them. A memory nothing superseded is a timeline of one.
+#[utoipa::path(
+    get, path = "/nodes/{id}/timeline", tag = "nodes",
+    params(("id" = Uuid, Path, description = "Node id")),
+    responses(
+        (status = 200, body = TimelineResponse),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn get_timeline(
+    State(state): State<AppState>,
+    IdPath(id): IdPath,
+) -> Result<Json<TimelineResponse>, ApiError> {
+    let t = timeline::timeline(&state.services, id).await?;
+    Ok(Json(TimelineResponse::from_domain(
+        t.node_id, t.summary, t.entries,
+    )))
 }
 
 /// `GET /nodes/{id}/versions` parameters.

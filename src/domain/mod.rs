@@ -17,6 +17,7 @@ pub mod resolution;
 pub mod retrieval;
 pub mod revert;
 pub mod time;
+pub mod timeline;
 pub mod valid_time;
 pub mod validate;
 pub mod version;

@@ -12,7 +12,7 @@ use crate::domain::node::Node;
 use crate::service::nodes::Hit;
 use crate::service::recall::Recall;
 use crate::service::report::Report;
-use crate::wire::dto::{ConflictDto, NodeDto, RecommendationDto};
+use crate::wire::dto::{ConflictDto, NodeDto, RecommendationDto, TimelineResponse};
 
 /// One side of a disagreement.
 #[derive(Debug, Clone, Serialize)]
@@ -192,6 +192,40 @@ fn node_side(n: &NodeDto) -> Statement {
 }
 
 /// Recalled memories and where they disagree.
+/// A timeline: its sentence, then one line per memory.
+pub fn timeline(t: &TimelineResponse) -> String {
+    let mut out = format!("{}\n", t.summary);
+    for e in &t.entries {
+        let n = &e.node;
+        let held = match (n.corrected, &n.valid_until) {
+            (true, _) => "never held (a correction)".to_owned(),
+            (false, Some(until)) => format!("held {} until {until}", n.observed_at),
+            (false, None) => format!("holds since {}", n.observed_at),
+        };
+        let replaced = e
+            .replaced_by
+            .as_ref()
+            .map(|r| {
+                let by = r
+                    .resolved_by
+                    .as_deref()
+                    .unwrap_or("an edge written by hand");
+                let conflict = r
+                    .conflict_id
+                    .map(|c| format!(" in conflict {c}"))
+                    .unwrap_or_default();
+                format!("; replaced by [{}], decided by {by}{conflict}", r.node_id)
+            })
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "- [{}] {}: {} ({held}{replaced})",
+            n.id, n.title, n.body
+        );
+    }
+    out
+}
+
 pub fn recall(r: &Recall) -> String {
     if r.sources.is_empty() {
         return format!("No memory matches \"{}\".", r.query);

@@ -18,8 +18,9 @@ use crate::service::conflicts::{self, ListConflicts, ResolveConflict};
 use crate::service::nodes;
 use crate::service::recall::{self, RecallQuery};
 use crate::service::report::{self, TopicCheck};
-use crate::wire::dto::ResolveResponse;
+use crate::service::timeline;
 use crate::wire::dto::{ConflictDto, NodeDto};
+use crate::wire::dto::{ResolveResponse, TimelineResponse};
 
 /// Detection sensitivity.
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
@@ -199,6 +200,14 @@ impl ReasonArg {
             Self::Correction => "correction",
         }
     }
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TimelineArgs {
+    /// Any memory of the chain (from `remember`, `recall` or a conflict).
+    #[schemars(with = "String", extend("format" = "uuid"))]
+    pub node_id: Uuid,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -443,6 +452,20 @@ impl Concord {
             text.push_str(&format!("- {}\n", a.summary));
         }
         ok(text, &response)
+    }
+
+    #[tool(
+        description = "Show how a fact changed over time: the memories that replaced one another about one subject, oldest first, each with when it held (observed_at until valid_until; `corrected` ones never held) and who decided each replacement in which conflict. Use it to answer \"what was true when\" or \"what did it say before\".",
+        annotations(read_only_hint = true)
+    )]
+    async fn memory_timeline(&self, Parameters(a): Parameters<TimelineArgs>) -> ToolResult {
+        match timeline::timeline(&self.state.services, a.node_id).await {
+            Ok(t) => {
+                let value = TimelineResponse::from_domain(t.node_id, t.summary, t.entries);
+                ok(render::timeline(&value), &value)
+            }
+            Err(e) => failed(e),
+        }
     }
 
     #[tool(

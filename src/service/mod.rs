@@ -27,6 +27,7 @@ pub mod recall;
 pub mod replies;
 pub mod report;
 pub mod sources;
+pub mod timeline;
 pub mod warmup;
 
 use std::sync::Arc;

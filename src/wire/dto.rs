@@ -15,6 +15,7 @@ use crate::domain::policy::PolicyMark;
 use crate::domain::resolution::Resolution;
 use crate::domain::revert::{Obstacle, Reverted};
 use crate::domain::time;
+use crate::domain::timeline::Entry;
 use crate::domain::version::NodeVersion;
 
 /// Lifecycle state of a node; only `active` nodes take part in detection.
@@ -156,6 +157,59 @@ impl NodeVersionDto {
             observed_at: time::format(&s.observed_at),
             valid_until: s.valid_until.as_ref().map(time::format),
             corrected: s.corrected,
+        }
+    }
+}
+
+/// What replaced a memory.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplacementDto {
+    /// The memory that superseded this one.
+    pub node_id: Uuid,
+    /// The resolved conflict that decided it; null for a `supersedes` edge written by hand.
+    pub conflict_id: Option<Uuid>,
+    pub resolved_by: Option<String>,
+    #[schema(format = DateTime)]
+    pub resolved_at: Option<String>,
+}
+
+/// One memory of a timeline: the memory (its `observed_at`, `valid_until` and `corrected`
+/// say when it held) and what replaced it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TimelineEntryDto {
+    pub node: NodeDto,
+    /// Null for the memory nothing replaced.
+    pub replaced_by: Option<ReplacementDto>,
+}
+
+/// The memories that superseded one another about one subject, oldest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TimelineResponse {
+    pub node_id: Uuid,
+    /// The chain in one sentence, e.g. "“Region is us-east-1” until 2026-03-01, replaced as
+    /// decided by ops-lead; then “Region is eu-west-1”."
+    pub summary: String,
+    /// Oldest first, at most 100.
+    pub entries: Vec<TimelineEntryDto>,
+}
+
+impl TimelineResponse {
+    pub fn from_domain(node_id: Uuid, summary: String, entries: Vec<Entry>) -> Self {
+        Self {
+            node_id,
+            summary,
+            entries: entries
+                .into_iter()
+                .map(|e| TimelineEntryDto {
+                    replaced_by: e.replaced_by.map(|r| ReplacementDto {
+                        node_id: r.winner,
+                        conflict_id: r.conflict_id,
+                        resolved_by: r.resolved_by,
+                        resolved_at: r.resolved_at.as_ref().map(time::format),
+                    }),
+                    node: NodeDto::from_domain(e.node),
+                })
+                .collect(),
         }
     }
 }

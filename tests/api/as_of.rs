@@ -12,6 +12,7 @@ crate::on_both_databases!(
     as_of_and_known_at_read_what_held_and_what_concord_believed,
     bad_instants_and_future_system_times_are_422_and_before_anything_is_empty,
     recall_as_of_answers_with_what_held_and_the_conflicts_pending_then,
+    a_timeline_chains_the_memories_that_superseded_one_another,
 );
 
 /// An instant strictly between the writes before and after it.
@@ -241,4 +242,96 @@ async fn recall_as_of_answers_with_what_held_and_the_conflicts_pending_then(app:
     // Bad instants are 422 naming the parameter, as on /nodes.
     let r = app.get("/recall?q=bob&known_at=2999-01-01T00:00:00Z").await;
     assert_eq!(r.pointers(), vec!["/known_at"]);
+}
+
+async fn a_timeline_chains_the_memories_that_superseded_one_another(app: TestApp) {
+    // Arrange: us-east-1 (January) → eu-west-1 (March) → eu-central-1 (May).
+    let mut ids = Vec::new();
+    for (body, at) in [
+        ("Region is us-east-1", "2026-01-01T00:00:00Z"),
+        ("We moved the region to eu-west-1", "2026-03-01T00:00:00Z"),
+        (
+            "We moved the region to eu-central-1",
+            "2026-05-01T00:00:00Z",
+        ),
+    ] {
+        let n = app
+            .node_with(json!({"title": "Deploy region", "body": body, "observed_at": at}))
+            .await;
+        ids.push(n["id"].as_str().unwrap().to_owned());
+    }
+    let mut conflicts = Vec::new();
+    for (pair, by) in [((0, 1), "ops-lead"), ((1, 2), "alice")] {
+        let c = app
+            .post(
+                "/conflicts",
+                json!({"old_node_id": ids[pair.0], "new_node_id": ids[pair.1]}),
+            )
+            .await
+            .json()["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        app.post(
+            &format!("/conflicts/{c}/resolve"),
+            json!({"resolution": "new_is_current", "resolved_by": by}),
+        )
+        .await
+        .assert_status(StatusCode::OK);
+        conflicts.push(c);
+    }
+
+    // Act: from the middle of the chain.
+    let r = app.get(&format!("/nodes/{}/timeline", ids[1])).await;
+
+    // Assert
+    r.assert_status(StatusCode::OK);
+    let t = r.json();
+    let entries = t["entries"].as_array().unwrap();
+    let order: Vec<&str> = entries
+        .iter()
+        .map(|e| e["node"]["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        order,
+        ids.iter().map(String::as_str).collect::<Vec<_>>(),
+        "{t}"
+    );
+    assert_eq!(
+        entries[0]["node"]["valid_until"],
+        "2026-03-01T00:00:00.000Z"
+    );
+    assert_eq!(entries[0]["replaced_by"]["node_id"], ids[1].as_str());
+    assert_eq!(
+        entries[0]["replaced_by"]["conflict_id"],
+        conflicts[0].as_str()
+    );
+    assert_eq!(entries[0]["replaced_by"]["resolved_by"], "ops-lead");
+    assert_eq!(entries[1]["replaced_by"]["resolved_by"], "alice");
+    assert_eq!(entries[2]["replaced_by"], Value::Null);
+    let summary = t["summary"].as_str().unwrap();
+    assert_eq!(
+        summary,
+        "\u{201c}Region is us-east-1\u{201d} until 2026-03-01, replaced as decided by ops-lead; \
+         then \u{201c}We moved the region to eu-west-1\u{201d} until 2026-05-01, replaced as \
+         decided by alice; then \u{201c}We moved the region to eu-central-1\u{201d}."
+    );
+
+    // Undoing the second decision cuts the chain there; a lone memory is a timeline of one.
+    app.post(&format!("/conflicts/{}/revert", conflicts[1]), json!({}))
+        .await
+        .assert_status(StatusCode::OK);
+    let t = app.get(&format!("/nodes/{}/timeline", ids[0])).await.json();
+    assert_eq!(t["entries"].as_array().unwrap().len(), 2, "{t}");
+    let lone = app.get(&format!("/nodes/{}/timeline", ids[2])).await.json();
+    assert_eq!(lone["entries"].as_array().unwrap().len(), 1);
+    assert!(
+        lone["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with("nothing replaced it.")
+    );
+    app.get("/nodes/01900000-0000-7000-8000-000000000000/timeline")
+        .await
+        .assert_problem(StatusCode::NOT_FOUND, "/problems/not-found");
 }

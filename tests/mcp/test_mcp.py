@@ -32,7 +32,10 @@ from mcp_types import Implementation
 KEY = "mcp-test-key"
 AUTH = {"Authorization": f"Bearer {KEY}"}
 CLIENT = Implementation(name="concord-tests", version="1.0")
-TOOLS = {"remember", "recall", "check_contradictions", "list_conflicts", "resolve_conflict", "conflict_report"}
+TOOLS = {
+    "remember", "recall", "check_contradictions", "list_conflicts", "resolve_conflict", "conflict_report",
+    "memory_timeline",
+}
 CONFLICT_TYPES = {"direct-contradiction", "numeric-mismatch", "temporal-mismatch", "scope-mismatch"}
 RESOLUTIONS = {"prefer-recent", "prefer-authoritative", "escalate-to-user"}
 INVALID_PARAMS = -32602
@@ -245,6 +248,23 @@ async def every_tool(client: Client, tag: str) -> None:
     check("already resolved" in refused.lower(), refused)
     unknown = await tool_error(client, "resolve_conflict", {"conflict_id": str(uuid.uuid4()), "resolution": "merge"})
     check("Not found" in unknown, unknown)
+
+    # time: the old TTL held in January (until the new one was observed), and the timeline
+    # chains both with the decision
+    jan, text = await call(client, "recall", {"query": f"{tag} cache", "as_of": "2026-01-15T00:00:00Z"})
+    check([x["id"] for x in jan["sources"]] == [first["node"]["id"]], f"as of January, the old TTL: {jan}")
+    check("conflicts" not in jan, f"nothing disputed then, as known now: {jan}")
+    await invalid_params(client, "recall", {"query": "x", "as_of": "yesterday"})
+    await invalid_params(client, "recall", {"query": "x", "known_at": "2999-01-01T00:00:00Z"})
+    line, text = await call(client, "memory_timeline", {"node_id": second["node"]["id"]})
+    ids = [e["node"]["id"] for e in line["entries"]]
+    check(ids == [first["node"]["id"], second["node"]["id"]], f"oldest first: {line}")
+    replaced = line["entries"][0]["replaced_by"]
+    check(replaced["conflict_id"] == conflict_id and replaced["resolved_by"] == "mcp:concord-tests", f"{replaced}")
+    check(line["entries"][0]["node"]["valid_until"] is not None, f"the old one ended: {line}")
+    check("decided by mcp:concord-tests" in text and "30 seconds" in text, f"in words: {text}")
+    missing = await tool_error(client, "memory_timeline", {"node_id": str(uuid.uuid4())})
+    check("Not found" in missing, missing)
 
     # a pair decided keep_both is reported by a later check as that verdict, not as nothing
     k1, _ = await call(client, "remember", {"title": f"{tag} port", "body": f"The {tag} port is 8080", "scope": scope})
