@@ -4,6 +4,7 @@
 //! server's peak RSS, and for `write` and `resolve` the fraction of the in-process ceiling.
 
 mod ceiling;
+mod history;
 mod http;
 mod numbered;
 mod preload;
@@ -153,6 +154,19 @@ enum Cmd {
         #[arg(long, default_value_t = 400)]
         requests: u64,
     },
+    /// Current and as-of reads over `--nodes` memories after `--changes` changes each (each
+    /// change a version): `GET /nodes`, the same at a past `known_at` (halfway through the
+    /// changes), and `GET /recall`; with the store's size before and after the changes.
+    Reads {
+        #[command(flatten)]
+        common: Common,
+        #[arg(long, default_value_t = 100_000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 10)]
+        changes: u64,
+        #[arg(long, default_value_t = 2_000)]
+        requests: u64,
+    },
     /// Builds a template only (untimed), e.g. before timing with hyperfine.
     Preload {
         #[command(flatten)]
@@ -185,6 +199,7 @@ impl Cmd {
             | Cmd::Wake { common, .. }
             | Cmd::Mixed { common, .. }
             | Cmd::Numbered { common, .. }
+            | Cmd::Reads { common, .. }
             | Cmd::Preload { common, .. } => common,
         }
     }
@@ -192,7 +207,9 @@ impl Cmd {
     fn template(&self) -> Template {
         let t = |nodes, pairs, body| Template { nodes, pairs, body };
         match self {
-            Cmd::Write { nodes, .. } | Cmd::Mixed { nodes, .. } => t(*nodes, 0, 0),
+            Cmd::Write { nodes, .. } | Cmd::Mixed { nodes, .. } | Cmd::Reads { nodes, .. } => {
+                t(*nodes, 0, 0)
+            }
             Cmd::Resolve { conflicts, .. } => t(1_000, *conflicts, 0),
             Cmd::List {
                 pending,
@@ -366,6 +383,45 @@ async fn once(cmd: &Cmd, env: &Env, r: usize) -> anyhow::Result<Run> {
                     run.summaries.push(s);
                 }
             }
+        }
+        Cmd::Reads {
+            changes, requests, ..
+        } => {
+            let run_id = format!("{}_h{r}", std::process::id());
+            let url = env.scratch(cmd.template(), &run_id).await?;
+            let before = history::size(&url).await?;
+            let known = history::change_all(&url, *changes).await?;
+            let after = history::size(&url).await?;
+            if let (Some(b), Some(a)) = (before, after) {
+                run.figures.insert("store MiB before the changes".into(), b);
+                run.figures.insert("store MiB after the changes".into(), a);
+            }
+            if let (Some(bare), Some(a)) = (history::size_without_versions(&url).await?, after) {
+                run.figures
+                    .insert("store MiB without versions".into(), bare);
+                run.figures
+                    .insert("size with versions / without".into(), a / bare);
+            }
+            let server = server::Server::spawn(&c.server_bin, &url, &c.server_log, c.cold).await?;
+            let mut t = Target {
+                addr: server.addr.clone(),
+                server: Some(server),
+                run_id,
+            };
+            let now = concord::domain::time::format(&concord::domain::time::now());
+            let as_of = format!("/nodes?limit=50&as_of={now}&known_at={known}");
+            for (name, uri) in [
+                ("current GET /nodes?limit=50", "/nodes?limit=50".to_owned()),
+                ("as-of GET /nodes?limit=50 (past known_at)", as_of),
+                (
+                    "current GET /recall?q=ledger",
+                    "/recall?q=ledger".to_owned(),
+                ),
+            ] {
+                let s = scenarios::get(&t.addr, c.clients, *requests, name, &uri).await;
+                run.summaries.push(s);
+            }
+            run.rss = finish(&mut t, env).await?;
         }
         Cmd::List { requests, .. } => {
             let mut t = start(cmd, env, &format!("l{r}")).await?;

@@ -154,6 +154,29 @@ pub async fn resolve(addr: &str, clients: usize, ids: Vec<String>, strategy: &st
     samples.summary(&format!("resolve {strategy}"), elapsed)
 }
 
+/// `requests` of `GET uri`, reported as `name`.
+pub async fn get(addr: &str, clients: usize, requests: u64, name: &str, uri: &str) -> Summary {
+    let next = Arc::new(AtomicU64::new(0));
+    let uri = Arc::new(uri.to_owned());
+    let (samples, elapsed) = drive(addr, clients, move |_, mut c| {
+        let (next, uri) = (next.clone(), uri.clone());
+        async move {
+            let mut s = Samples::default();
+            while next.fetch_add(1, Ordering::Relaxed) < requests {
+                let t = Instant::now();
+                match c.get(&uri).await {
+                    Ok(r) if r.status == 200 => s.ok(t.elapsed()),
+                    Ok(r) => status_error(&mut s, r.status),
+                    Err(_) => s.error("transport"),
+                }
+            }
+            s
+        }
+    })
+    .await;
+    samples.summary(name, elapsed)
+}
+
 /// `GET /conflicts?limit=50`; also returns the mean reply size in bytes.
 pub async fn list(addr: &str, clients: usize, requests: u64) -> (Summary, f64) {
     let next = Arc::new(AtomicU64::new(0));
