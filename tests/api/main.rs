@@ -4,6 +4,7 @@
 mod support;
 
 mod as_of;
+mod as_of_model;
 mod auth;
 mod conflicts;
 mod degraded;
