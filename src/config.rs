@@ -44,7 +44,8 @@ pub enum Command {
         mut_arg("request_timeout_ms", |a| a.hide(true)),
         mut_arg("max_in_flight", |a| a.hide(true)),
         mut_arg("header_read_timeout_ms", |a| a.hide(true)),
-        mut_arg("max_connections", |a| a.hide(true))
+        mut_arg("max_connections", |a| a.hide(true)),
+        mut_arg("allowed_hosts", |a| a.hide(true))
     )]
     Mcp(Settings),
     /// Run the database migrations and exit.
@@ -143,6 +144,12 @@ pub struct Settings {
     #[arg(long, env = "CONCORD_MAX_CONNECTIONS",
           value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub max_connections: Option<u32>,
+    /// Without API keys, `Host` names accepted besides the bound address, `localhost`,
+    /// `127.0.0.1` and `[::1]` (those with the bound port only); comma separated, each `name`
+    /// (any port) or `name:port`. Any other `Host` is refused, so a page of another site that
+    /// rebinds its DNS name to loopback cannot reach the service. Ignored with API keys.
+    #[arg(long, env = "CONCORD_ALLOWED_HOSTS", value_delimiter = ',')]
+    pub allowed_hosts: Vec<String>,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -280,6 +287,7 @@ impl Settings {
             max_in_flight: 512,
             header_read_timeout_ms: 30_000,
             max_connections: None,
+            allowed_hosts: Vec::new(),
         }
     }
 

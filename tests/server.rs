@@ -21,10 +21,9 @@ const GUARD: Duration = Duration::from_secs(30);
 async fn start(store: Arc<dyn Store>, limits: ServerLimits) -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = concord::app(concord::AppState::new(
-        store,
-        Settings::for_database("sqlite://test"),
-    ));
+    let mut settings = Settings::for_database("sqlite://test");
+    settings.bind = addr;
+    let app = concord::app(concord::AppState::new(store, settings));
     tokio::spawn(concord::server::serve(
         listener,
         app,
@@ -55,7 +54,7 @@ async fn closed_by_server(stream: &mut TcpStream) -> bool {
 async fn request(addr: std::net::SocketAddr, method: &str, path: &str, body: &str) -> String {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
@@ -80,12 +79,12 @@ async fn a_connection_that_sends_no_request_head_is_closed(store: Arc<dyn Store>
     .await;
     let mut silent = TcpStream::connect(addr).await.unwrap();
     let mut slow = TcpStream::connect(addr).await.unwrap();
-    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+    slow.write_all(format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\n").as_bytes())
         .await
         .unwrap();
     let mut kept_alive = TcpStream::connect(addr).await.unwrap();
     kept_alive
-        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .write_all(format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
         .await
         .unwrap();
 

@@ -43,6 +43,8 @@ pub enum ApiError {
     Unauthorized,
     #[error("requests from origin {0} are not accepted")]
     ForeignOrigin(String),
+    #[error("this service does not answer to the host name {0:?}")]
+    ForeignHost(String),
     #[error("the request did not complete within {0} ms; retry later")]
     Timeout(u64),
     /// `/readyz`: the database did not answer in time.
@@ -150,6 +152,8 @@ impl ApiError {
             IdempotencyInFlight => ("idempotency-in-flight", "Idempotent request in flight", 409),
             Unauthorized => ("unauthorized", "Unauthorized", 401),
             ForeignOrigin(_) => ("foreign-origin", "Foreign origin", 403),
+            // 421: the request reached a server that does not serve that authority.
+            ForeignHost(_) => ("foreign-host", "Foreign host", 421),
             Timeout(_) => ("timeout", "Request timed out", 503),
         }
     }

@@ -23,15 +23,13 @@ pub const PATH: &str = "/mcp";
 
 /// The `/mcp` route for `state`. Sessions end when the server shuts down.
 pub fn routes(state: &AppState) -> Router<AppState> {
-    let mut config = StreamableHttpServerConfig::default()
+    // The Host check is the composition root's (`api::guard::known_host`), the same for REST
+    // and MCP, with the bound port and `--allowed-hosts`; the SDK's own would refuse those
+    // names, and without problem+json.
+    let config = StreamableHttpServerConfig::default()
         .with_max_request_body_bytes(BODY_LIMIT)
-        .with_legacy_session_mode(true);
-    if state.settings.keys_required() {
-        // With keys the service may listen beyond loopback under any host name; the keys,
-        // not the Host header, keep other sites out. Without keys it is loopback only and
-        // the SDK's loopback Host check stops DNS rebinding.
-        config = config.disable_allowed_hosts();
-    }
+        .with_legacy_session_mode(true)
+        .disable_allowed_hosts();
     let token = config.cancellation_token.clone();
     let services = state.services.clone();
     tokio::spawn(async move {
