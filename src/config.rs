@@ -20,6 +20,11 @@ pub struct ServerLimits {
 /// Largest request body accepted, on REST and MCP alike.
 pub const BODY_LIMIT: usize = 2 * 1024 * 1024;
 
+/// Header fields a request may carry (hyper's default).
+pub const MAX_HEADERS: usize = 100;
+/// Bytes a request head may take (hyper's default read buffer).
+pub const MAX_HEAD_BYTES: usize = 8192 + 4096 * 100;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "concord",

@@ -11,6 +11,9 @@
 //!   still streaming); only when none is idle is the newcomer closed at once. Either way the
 //!   process stays below its descriptor limit and keeps accepting, so `/healthz` answers even
 //!   while thousands of idle sockets are open.
+//! - **Early refusals as problems.** A request head hyper refuses before any middleware runs
+//!   (400 malformed, 414 target too long, 431 head too large) is answered as problem+json
+//!   ([`early`]) rather than with hyper's bare status line.
 //! - **Graceful shutdown.** On the shutdown signal the listener closes, idle connections close
 //!   and requests in flight finish before `serve` returns.
 
@@ -34,6 +37,10 @@ use tokio::sync::{Notify, watch};
 use tower::ServiceExt;
 
 use crate::state::AppState;
+
+mod early;
+
+pub use early::{MAX_HEAD_BYTES, MAX_HEADERS};
 
 /// The complete application: the REST routes and the MCP route side by side, under the HTTP
 /// rules both share (`api::finish`: fallbacks, keys, limits, idempotency, metrics); the MCP
@@ -213,9 +220,13 @@ async fn serve_connection(
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(header_read_timeout)
+        .max_headers(MAX_HEADERS)
+        .max_buf_size(MAX_HEAD_BYTES)
         .keep_alive(true);
-    let connection =
-        builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
+    let connection = builder.serve_connection(
+        early::EarlyProblems::new(TokioIo::new(stream)),
+        TowerToHyperService::new(service),
+    );
     let mut connection = pin!(connection);
     let mut closing = false;
     loop {
