@@ -50,7 +50,9 @@ pub enum Command {
         mut_arg("max_in_flight", |a| a.hide(true)),
         mut_arg("header_read_timeout_ms", |a| a.hide(true)),
         mut_arg("max_connections", |a| a.hide(true)),
-        mut_arg("allowed_hosts", |a| a.hide(true))
+        mut_arg("allowed_hosts", |a| a.hide(true)),
+        mut_arg("mcp_max_sessions", |a| a.hide(true)),
+        mut_arg("mcp_session_idle_secs", |a| a.hide(true))
     )]
     Mcp(Settings),
     /// Run the database migrations and exit.
@@ -155,6 +157,15 @@ pub struct Settings {
     /// rebinds its DNS name to loopback cannot reach the service. Ignored with API keys.
     #[arg(long, env = "CONCORD_ALLOWED_HOSTS", value_delimiter = ',')]
     pub allowed_hosts: Vec<String>,
+    /// Open MCP sessions (2025-11-25 and earlier revisions) at most; one more `initialize` is
+    /// refused with 503 `/problems/mcp-sessions-full` and `Retry-After`.
+    #[arg(long, env = "CONCORD_MCP_MAX_SESSIONS", default_value_t = 4096,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub mcp_max_sessions: u32,
+    /// Seconds an MCP session may stay without a request before it is closed.
+    #[arg(long, env = "CONCORD_MCP_SESSION_IDLE_SECS", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub mcp_session_idle_secs: u64,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -293,6 +304,8 @@ impl Settings {
             header_read_timeout_ms: 30_000,
             max_connections: None,
             allowed_hosts: Vec::new(),
+            mcp_max_sessions: 4096,
+            mcp_session_idle_secs: 300,
         }
     }
 

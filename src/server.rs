@@ -46,7 +46,8 @@ pub use early::{MAX_HEAD_BYTES, MAX_HEADERS};
 /// rules both share (`api::finish`: fallbacks, keys, limits, idempotency, metrics); the MCP
 /// route, whose SDK reads its own body, also behind `api::guard` (origin, declared size).
 pub fn app(state: AppState) -> Router {
-    let mcp = crate::api::guard::guarded(crate::mcp::http::routes(&state));
+    let mcp =
+        crate::api::guard::guarded(crate::mcp::http::routes(&state), state.mcp_sessions.clone());
     let routes = crate::api::router().merge(mcp);
     crate::api::finish(routes, state).layer(axum::middleware::from_fn(nosniff))
 }

@@ -46,6 +46,10 @@ pub enum ApiError {
     /// A request head hyper refused before routing (400, 414 or 431; `server::early`).
     #[error("{}", head_detail(*.0))]
     RequestHead(u16),
+    #[error(
+        "{0} MCP sessions are open, the most this server keeps; close one (DELETE) or retry once idle ones expire"
+    )]
+    McpSessionsFull(usize),
     #[error("this service does not answer to the host name {0:?}")]
     ForeignHost(String),
     #[error("the request did not complete within {0} ms; retry later")]
@@ -169,6 +173,7 @@ impl ApiError {
             IdempotencyInFlight => ("idempotency-in-flight", "Idempotent request in flight", 409),
             Unauthorized => ("unauthorized", "Unauthorized", 401),
             ForeignOrigin(_) => ("foreign-origin", "Foreign origin", 403),
+            McpSessionsFull(_) => ("mcp-sessions-full", "Too many MCP sessions", 503),
             RequestHead(414) => ("uri-too-long", "URI too long", 414),
             RequestHead(431) => ("headers-too-large", "Request headers too large", 431),
             RequestHead(_) => ("malformed-request", "Malformed request", 400),
@@ -231,6 +236,8 @@ impl ApiError {
         use service::Error as E;
         match self {
             Self::IdempotencyInFlight => Some("1"),
+            // Slots free as sessions end: by DELETE at any moment, by expiry within minutes.
+            Self::McpSessionsFull(_) => Some("10"),
             Self::Timeout(_)
             | Self::NotReady(_)
             | Self::Service(E::Overloaded | E::Unavailable(_) | E::Busy(_)) => Some("2"),

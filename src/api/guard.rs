@@ -16,16 +16,17 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::body::{Body, to_bytes};
 use axum::extract::{Request, State};
-use axum::http::HeaderMap;
 use axum::http::header::{CONTENT_LENGTH, HOST, ORIGIN};
-use axum::middleware::{Next, from_fn};
+use axum::http::{HeaderMap, Method};
+use axum::middleware::{Next, from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 
 use super::error::ApiError;
 use crate::config::{BODY_LIMIT, Settings};
-use crate::state::AppState;
+use crate::state::{AppState, SessionSlots};
 
 /// The `Host` names a key-less service answers to; `None` when any is accepted (keys required).
 #[derive(Clone)]
@@ -119,9 +120,63 @@ pub async fn known_host(State(known): State<KnownHosts>, req: Request, next: Nex
     next.run(req).await
 }
 
-/// `routes` behind the guards.
-pub fn guarded(routes: Router<AppState>) -> Router<AppState> {
-    routes.route_layer(from_fn(guard))
+/// `routes` (MCP's) behind the guards: origin and declared size, then the session cap.
+pub fn guarded(routes: Router<AppState>, sessions: Arc<SessionSlots>) -> Router<AppState> {
+    routes
+        .route_layer(from_fn_with_state(sessions, session_cap))
+        .route_layer(from_fn(guard))
+}
+
+/// MCP revisions from this one on have no sessions.
+const STATELESS_REVISION: &str = "2026-07-28";
+
+/// Refuses an MCP `initialize` that would open a session past `--mcp-max-sessions` (503
+/// `/problems/mcp-sessions-full` with `Retry-After`); otherwise holds a slot for the session
+/// while the SDK creates it.
+async fn session_cap(State(slots): State<Arc<SessionSlots>>, req: Request, next: Next) -> Response {
+    if req.method() != Method::POST || req.headers().contains_key("mcp-session-id") {
+        return next.run(req).await;
+    }
+    let (parts, body) = req.into_parts();
+    let Ok(bytes) = to_bytes(body, BODY_LIMIT).await else {
+        return ApiError::PayloadTooLarge(BODY_LIMIT).into_response();
+    };
+    let _slot = if opens_session(&bytes) {
+        match slots.reserve() {
+            Some(slot) => Some(slot),
+            None => {
+                metrics::counter!("concord_mcp_sessions_refused_total").increment(1);
+                return ApiError::McpSessionsFull(slots.cap()).into_response();
+            }
+        }
+    } else {
+        None
+    };
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
+}
+
+/// Whether a POST body is an `initialize` of a revision with sessions.
+fn opens_session(body: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Message<'a> {
+        #[serde(borrow)]
+        method: Option<std::borrow::Cow<'a, str>>,
+        params: Option<Params<'a>>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Params<'a> {
+        #[serde(borrow)]
+        protocol_version: Option<std::borrow::Cow<'a, str>>,
+    }
+    let Ok(message) = serde_json::from_slice::<Message>(body) else {
+        return false;
+    };
+    let version = message.params.and_then(|p| p.protocol_version);
+    // Revisions are dates, so they order as text.
+    message.method.as_deref() == Some("initialize")
+        && version.is_none_or(|v| v.as_ref() < STATELESS_REVISION)
 }
 
 /// Refuses foreign origins (403) and declared bodies over the limit (413) with problem+json.
@@ -296,6 +351,24 @@ mod tests {
         assert!(!hosts.accepts("proxy.example"));
         assert!(!hosts.accepts("proxy.example:8080"));
         assert!(!hosts.accepts("evil.example:8080"));
+    }
+
+    #[test]
+    fn only_an_initialize_of_a_revision_with_sessions_opens_one() {
+        let init = |v: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{v}"}}}}"#
+            )
+        };
+        assert!(opens_session(init("2025-11-25").as_bytes()));
+        assert!(opens_session(init("2025-03-26").as_bytes()));
+        assert!(opens_session(br#"{"method":"initialize"}"#));
+        assert!(!opens_session(init("2026-07-28").as_bytes()));
+        assert!(!opens_session(
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#
+        ));
+        assert!(!opens_session(br#"[{"method":"initialize"}]"#));
+        assert!(!opens_session(b"not json"));
     }
 
     #[test]
