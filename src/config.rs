@@ -157,8 +157,9 @@ pub struct Settings {
     /// rebinds its DNS name to loopback cannot reach the service. Ignored with API keys.
     #[arg(long, env = "CONCORD_ALLOWED_HOSTS", value_delimiter = ',')]
     pub allowed_hosts: Vec<String>,
-    /// Open MCP sessions (2025-11-25 and earlier revisions) at most; one more `initialize` is
-    /// refused with 503 `/problems/mcp-sessions-full` and `Retry-After`.
+    /// Open MCP sessions (each `initialize` opens one; revision 2026-07-28 clients send none)
+    /// at most; one more `initialize` is refused with 503 `/problems/mcp-sessions-full` and
+    /// `Retry-After`.
     #[arg(long, env = "CONCORD_MCP_MAX_SESSIONS", default_value_t = 4096,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub mcp_max_sessions: u32,

@@ -127,9 +127,6 @@ pub fn guarded(routes: Router<AppState>, sessions: Arc<SessionSlots>) -> Router<
         .route_layer(from_fn(guard))
 }
 
-/// MCP revisions from this one on have no sessions.
-const STATELESS_REVISION: &str = "2026-07-28";
-
 /// Refuses an MCP `initialize` that would open a session past `--mcp-max-sessions` (503
 /// `/problems/mcp-sessions-full` with `Retry-After`); otherwise holds a slot for the session
 /// while the SDK creates it.
@@ -156,27 +153,16 @@ async fn session_cap(State(slots): State<Arc<SessionSlots>>, req: Request, next:
         .await
 }
 
-/// Whether a POST body is an `initialize` of a revision with sessions.
+/// Whether a POST body is an `initialize`: the SDK answers each with a new session, whatever
+/// revision it names (revision 2026-07-28 clients do not initialize; they send
+/// `server/discover` and are served without a session).
 fn opens_session(body: &[u8]) -> bool {
     #[derive(serde::Deserialize)]
     struct Message<'a> {
         #[serde(borrow)]
         method: Option<std::borrow::Cow<'a, str>>,
-        params: Option<Params<'a>>,
     }
-    #[derive(serde::Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Params<'a> {
-        #[serde(borrow)]
-        protocol_version: Option<std::borrow::Cow<'a, str>>,
-    }
-    let Ok(message) = serde_json::from_slice::<Message>(body) else {
-        return false;
-    };
-    let version = message.params.and_then(|p| p.protocol_version);
-    // Revisions are dates, so they order as text.
-    message.method.as_deref() == Some("initialize")
-        && version.is_none_or(|v| v.as_ref() < STATELESS_REVISION)
+    serde_json::from_slice::<Message>(body).is_ok_and(|m| m.method.as_deref() == Some("initialize"))
 }
 
 /// Refuses foreign origins (403) and declared bodies over the limit (413) with problem+json.
@@ -354,7 +340,7 @@ mod tests {
     }
 
     #[test]
-    fn only_an_initialize_of_a_revision_with_sessions_opens_one() {
+    fn every_initialize_opens_a_session() {
         let init = |v: &str| {
             format!(
                 r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{v}"}}}}"#
@@ -363,7 +349,7 @@ mod tests {
         assert!(opens_session(init("2025-11-25").as_bytes()));
         assert!(opens_session(init("2025-03-26").as_bytes()));
         assert!(opens_session(br#"{"method":"initialize"}"#));
-        assert!(!opens_session(init("2026-07-28").as_bytes()));
+        assert!(opens_session(init("2026-07-28").as_bytes()));
         assert!(!opens_session(
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#
         ));
