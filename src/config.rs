@@ -20,6 +20,11 @@ pub struct ServerLimits {
 /// Largest request body accepted, on REST and MCP alike.
 pub const BODY_LIMIT: usize = 2 * 1024 * 1024;
 
+/// Header fields a request may carry (hyper's default).
+pub const MAX_HEADERS: usize = 100;
+/// Bytes a request head may take (hyper's default read buffer).
+pub const MAX_HEAD_BYTES: usize = 8192 + 4096 * 100;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "concord",
@@ -44,7 +49,10 @@ pub enum Command {
         mut_arg("request_timeout_ms", |a| a.hide(true)),
         mut_arg("max_in_flight", |a| a.hide(true)),
         mut_arg("header_read_timeout_ms", |a| a.hide(true)),
-        mut_arg("max_connections", |a| a.hide(true))
+        mut_arg("max_connections", |a| a.hide(true)),
+        mut_arg("allowed_hosts", |a| a.hide(true)),
+        mut_arg("mcp_max_sessions", |a| a.hide(true)),
+        mut_arg("mcp_session_idle_secs", |a| a.hide(true))
     )]
     Mcp(Settings),
     /// Run the database migrations and exit.
@@ -143,6 +151,22 @@ pub struct Settings {
     #[arg(long, env = "CONCORD_MAX_CONNECTIONS",
           value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub max_connections: Option<u32>,
+    /// Without API keys, `Host` names accepted besides the bound address, `localhost`,
+    /// `127.0.0.1` and `[::1]` (those with the bound port only); comma separated, each `name`
+    /// (any port) or `name:port`. Any other `Host` is refused, so a page of another site that
+    /// rebinds its DNS name to loopback cannot reach the service. Ignored with API keys.
+    #[arg(long, env = "CONCORD_ALLOWED_HOSTS", value_delimiter = ',')]
+    pub allowed_hosts: Vec<String>,
+    /// Open MCP sessions (each `initialize` opens one; revision 2026-07-28 clients send none)
+    /// at most; one more `initialize` is refused with 503 `/problems/mcp-sessions-full` and
+    /// `Retry-After`.
+    #[arg(long, env = "CONCORD_MCP_MAX_SESSIONS", default_value_t = 4096,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub mcp_max_sessions: u32,
+    /// Seconds an MCP session may stay without a request before it is closed.
+    #[arg(long, env = "CONCORD_MCP_SESSION_IDLE_SECS", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub mcp_session_idle_secs: u64,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -280,6 +304,9 @@ impl Settings {
             max_in_flight: 512,
             header_read_timeout_ms: 30_000,
             max_connections: None,
+            allowed_hosts: Vec::new(),
+            mcp_max_sessions: 4096,
+            mcp_session_idle_secs: 300,
         }
     }
 

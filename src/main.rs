@@ -60,7 +60,7 @@ async fn open(db: &concord::config::DbArgs) -> anyhow::Result<std::sync::Arc<dyn
         .with_context(|| format!("cannot open the database ({})", location::describe(url)))
 }
 
-async fn serve(settings: Settings) -> anyhow::Result<()> {
+async fn serve(mut settings: Settings) -> anyhow::Result<()> {
     telemetry::init();
     settings.check_bind()?;
     let url = &settings.db.database_url.0;
@@ -79,6 +79,8 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("cannot listen on {}", settings.bind))?;
     let addr = listener.local_addr()?;
+    // The port the OS chose for `:0`: the Host check accepts the loopback names with it.
+    settings.bind = addr;
     tracing::info!(
         %addr,
         console = %format_args!("http://{addr}/review"),

@@ -11,6 +11,9 @@
 //!   still streaming); only when none is idle is the newcomer closed at once. Either way the
 //!   process stays below its descriptor limit and keeps accepting, so `/healthz` answers even
 //!   while thousands of idle sockets are open.
+//! - **Early refusals as problems.** A request head hyper refuses before any middleware runs
+//!   (400 malformed, 414 target too long, 431 head too large) is answered as problem+json
+//!   ([`early`]) rather than with hyper's bare status line.
 //! - **Graceful shutdown.** On the shutdown signal the listener closes, idle connections close
 //!   and requests in flight finish before `serve` returns.
 
@@ -35,11 +38,16 @@ use tower::ServiceExt;
 
 use crate::state::AppState;
 
+mod early;
+
+pub use early::{MAX_HEAD_BYTES, MAX_HEADERS};
+
 /// The complete application: the REST routes and the MCP route side by side, under the HTTP
 /// rules both share (`api::finish`: fallbacks, keys, limits, idempotency, metrics); the MCP
 /// route, whose SDK reads its own body, also behind `api::guard` (origin, declared size).
 pub fn app(state: AppState) -> Router {
-    let mcp = crate::api::guard::guarded(crate::mcp::http::routes(&state));
+    let mcp =
+        crate::api::guard::guarded(crate::mcp::http::routes(&state), state.mcp_sessions.clone());
     let routes = crate::api::router().merge(mcp);
     crate::api::finish(routes, state).layer(axum::middleware::from_fn(nosniff))
 }
@@ -213,9 +221,13 @@ async fn serve_connection(
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(header_read_timeout)
+        .max_headers(MAX_HEADERS)
+        .max_buf_size(MAX_HEAD_BYTES)
         .keep_alive(true);
-    let connection =
-        builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
+    let connection = builder.serve_connection(
+        early::EarlyProblems::new(TokioIo::new(stream)),
+        TowerToHyperService::new(service),
+    );
     let mut connection = pin!(connection);
     let mut closing = false;
     loop {

@@ -88,7 +88,8 @@ mod parameters {
     }
 
     #[test]
-    fn path_parameters_are_the_placeholders_and_the_rest_are_optional_query_parameters() {
+    fn path_parameters_are_the_placeholders_and_the_rest_are_optional_query_parameters_but_recall_q()
+     {
         let doc = doc();
         let mut query_params = 0;
         for (path, ops) in doc["paths"].as_object().unwrap() {
@@ -108,12 +109,47 @@ mod parameters {
                         p["in"] == "query" || p["in"] == "header",
                         "{method} {path}: {p}"
                     );
-                    assert_ne!(p["required"], true, "{method} {path}: {p}");
+                    // `/recall` has nothing to search for without `q`; every other is optional.
+                    let required = p["required"] == true;
+                    assert_eq!(
+                        required,
+                        (path.as_str(), p["name"].as_str().unwrap()) == ("/recall", "q"),
+                        "{method} {path}: {p}"
+                    );
                     query_params += usize::from(p["in"] == "query");
                 }
             }
         }
         assert!(query_params >= 28, "only {query_params} query parameters");
+    }
+
+    /// The server refuses U+0000 in every query parameter, so no pattern may admit it: each
+    /// is the NUL rule (blank or not), an enumeration, or the cursor's alphabet.
+    #[test]
+    fn no_query_parameter_pattern_admits_nul() {
+        let doc = doc();
+        for (path, ops) in doc["paths"].as_object().unwrap() {
+            for (method, op) in ops.as_object().unwrap() {
+                let params = op["parameters"].as_array().cloned().unwrap_or_default();
+                for p in params.iter().filter(|p| p["in"] == "query") {
+                    let Some(pattern) = p["schema"]["pattern"].as_str() else {
+                        continue;
+                    };
+                    let enumeration = pattern.starts_with("^(") && pattern.ends_with(")$");
+                    assert!(
+                        [
+                            "^[^\\u0000]*$",
+                            "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$",
+                            "^[A-Za-z0-9_-]+$"
+                        ]
+                        .contains(&pattern)
+                            || enumeration,
+                        "{method} {path} {}: {pattern}",
+                        p["name"]
+                    );
+                }
+            }
+        }
     }
 
     async fn the_router_reads_every_documented_query_parameter(store: Arc<dyn Store>) {

@@ -21,10 +21,9 @@ const GUARD: Duration = Duration::from_secs(30);
 async fn start(store: Arc<dyn Store>, limits: ServerLimits) -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = concord::app(concord::AppState::new(
-        store,
-        Settings::for_database("sqlite://test"),
-    ));
+    let mut settings = Settings::for_database("sqlite://test");
+    settings.bind = addr;
+    let app = concord::app(concord::AppState::new(store, settings));
     tokio::spawn(concord::server::serve(
         listener,
         app,
@@ -55,7 +54,7 @@ async fn closed_by_server(stream: &mut TcpStream) -> bool {
 async fn request(addr: std::net::SocketAddr, method: &str, path: &str, body: &str) -> String {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
@@ -80,12 +79,12 @@ async fn a_connection_that_sends_no_request_head_is_closed(store: Arc<dyn Store>
     .await;
     let mut silent = TcpStream::connect(addr).await.unwrap();
     let mut slow = TcpStream::connect(addr).await.unwrap();
-    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+    slow.write_all(format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\n").as_bytes())
         .await
         .unwrap();
     let mut kept_alive = TcpStream::connect(addr).await.unwrap();
     kept_alive
-        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .write_all(format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
         .await
         .unwrap();
 
@@ -125,6 +124,90 @@ async fn at_the_connection_cap_idle_sockets_make_room_for_new_requests(store: Ar
     assert!(closed_by_server(&mut idle[0]).await, "oldest idle socket");
 }
 
+/// Sends `head` (a whole request head, bytes as given) and reads the reply until the server
+/// closes the connection.
+async fn raw(addr: std::net::SocketAddr, head: &[u8]) -> String {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    // The server may answer and close before it has read everything.
+    let _ = stream.write_all(head).await;
+    let mut reply = Vec::new();
+    let _ = tokio::time::timeout(GUARD, stream.read_to_end(&mut reply)).await;
+    String::from_utf8_lossy(&reply).into_owned()
+}
+
+/// The status and problem type of a raw reply, after checking it is problem+json.
+fn problem_of(reply: &str) -> (u16, String) {
+    let (head, body) = reply.split_once("\r\n\r\n").expect("a reply head");
+    let status = head[9..12].parse().unwrap();
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: application/problem+json"),
+        "{reply}"
+    );
+    let body: serde_json::Value = serde_json::from_str(body).expect("a JSON body");
+    assert_eq!(body["status"], status, "{reply}");
+    let id = head
+        .lines()
+        .find_map(|l| l.strip_prefix("x-request-id: "))
+        .expect("x-request-id");
+    assert_eq!(body["request_id"], id, "{reply}");
+    (status, body["type"].as_str().unwrap().to_owned())
+}
+
+async fn requests_refused_before_routing_get_problem_details(store: Arc<dyn Store>) {
+    // Arrange
+    let addr = start(
+        store,
+        ServerLimits {
+            header_read_timeout: Duration::from_secs(30),
+            max_connections: None,
+        },
+    )
+    .await;
+    let host = format!("Host: {addr}\r\n");
+    let long_uri = format!("GET /nodes?q={} HTTP/1.1\r\n{host}\r\n", "a".repeat(70_000));
+    let many_headers = format!(
+        "GET /healthz HTTP/1.1\r\n{host}{}\r\n",
+        (0..120)
+            .map(|i| format!("x-h{i}: v\r\n"))
+            .collect::<String>()
+    );
+    let huge_header = format!(
+        "GET /healthz HTTP/1.1\r\n{host}x-big: {}\r\n\r\n",
+        "b".repeat(500_000)
+    );
+    let mut del_key = format!(
+        "POST /nodes HTTP/1.1\r\n{host}Content-Type: application/json\r\n\
+         Content-Length: 13\r\nIdempotency-Key: ab"
+    )
+    .into_bytes();
+    del_key.push(0x7f);
+    del_key.extend_from_slice(b"cd\r\n\r\n{\"title\":\"x\"}");
+
+    // Act
+    let replies = [
+        raw(addr, long_uri.as_bytes()).await,
+        raw(addr, many_headers.as_bytes()).await,
+        raw(addr, huge_header.as_bytes()).await,
+        raw(addr, &del_key).await,
+    ];
+
+    // Assert
+    let got: Vec<_> = replies.iter().map(|r| problem_of(r)).collect();
+    assert_eq!(
+        got,
+        [
+            (414, "/problems/uri-too-long".to_owned()),
+            (431, "/problems/headers-too-large".to_owned()),
+            (431, "/problems/headers-too-large".to_owned()),
+            (400, "/problems/malformed-request".to_owned()),
+        ]
+    );
+    // Nothing was written, and the server still serves.
+    let list = request(addr, "GET", "/nodes", "").await;
+    assert!(list.contains("\"items\":[]"), "{list}");
+}
+
 macro_rules! on_both_databases {
     ($($case:ident),* $(,)?) => {
         mod sqlite { $(
@@ -146,4 +229,5 @@ macro_rules! on_both_databases {
 on_both_databases!(
     a_connection_that_sends_no_request_head_is_closed,
     at_the_connection_cap_idle_sockets_make_room_for_new_requests,
+    requests_refused_before_routing_get_problem_details,
 );

@@ -40,16 +40,24 @@ pub fn refine(doc: &utoipa::openapi::OpenApi) -> Value {
     doc
 }
 
-/// The NUL rule on free-text query parameters (`limits::utf8_query` enforces it).
+/// The NUL rule on free-text query parameters (`limits::utf8_query` enforces it), also on
+/// those that must not be blank.
 fn query_text_rules(op: &mut Value) {
     let Some(params) = op.get_mut("parameters").and_then(Value::as_array_mut) else {
         return;
     };
     for p in params.iter_mut().filter(|p| p["in"] == "query") {
         let schema = &mut p["schema"];
-        if is_free_text(schema) && schema.get("pattern").is_none() {
-            schema["pattern"] = json!(NO_NUL);
+        if !is_free_text(schema) {
+            continue;
         }
+        // As for body fields: an unanchored pattern (`\S`, not blank) gains the NUL rule.
+        let pattern = match schema.get("pattern").and_then(Value::as_str) {
+            Some(p) if p.starts_with('^') => continue,
+            Some(_) => NO_NUL_NOT_BLANK,
+            None => NO_NUL,
+        };
+        schema["pattern"] = json!(pattern);
     }
 }
 

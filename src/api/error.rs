@@ -43,6 +43,15 @@ pub enum ApiError {
     Unauthorized,
     #[error("requests from origin {0} are not accepted")]
     ForeignOrigin(String),
+    /// A request head hyper refused before routing (400, 414 or 431; `server::early`).
+    #[error("{}", head_detail(*.0))]
+    RequestHead(u16),
+    #[error(
+        "{0} MCP sessions are open, the most this server keeps; close one (DELETE) or retry once idle ones expire"
+    )]
+    McpSessionsFull(usize),
+    #[error("this service does not answer to the host name {0:?}")]
+    ForeignHost(String),
     #[error("the request did not complete within {0} ms; retry later")]
     Timeout(u64),
     /// `/readyz`: the database did not answer in time.
@@ -107,6 +116,20 @@ pub struct FieldErrorDto {
     pub detail: String,
 }
 
+fn head_detail(status: u16) -> String {
+    use crate::config::{MAX_HEAD_BYTES, MAX_HEADERS};
+    match status {
+        414 => "the request target exceeds 65534 bytes".to_owned(),
+        431 => format!(
+            "the request head exceeds {MAX_HEAD_BYTES} bytes or {MAX_HEADERS} header fields"
+        ),
+        _ => "the request head is not valid HTTP/1.1: a malformed request line, or a header \
+              name or value with a character HTTP does not allow (a control character such \
+              as DEL)"
+            .to_owned(),
+    }
+}
+
 impl From<service::Error> for ApiError {
     fn from(e: service::Error) -> Self {
         match e {
@@ -150,6 +173,12 @@ impl ApiError {
             IdempotencyInFlight => ("idempotency-in-flight", "Idempotent request in flight", 409),
             Unauthorized => ("unauthorized", "Unauthorized", 401),
             ForeignOrigin(_) => ("foreign-origin", "Foreign origin", 403),
+            McpSessionsFull(_) => ("mcp-sessions-full", "Too many MCP sessions", 503),
+            RequestHead(414) => ("uri-too-long", "URI too long", 414),
+            RequestHead(431) => ("headers-too-large", "Request headers too large", 431),
+            RequestHead(_) => ("malformed-request", "Malformed request", 400),
+            // 421: the request reached a server that does not serve that authority.
+            ForeignHost(_) => ("foreign-host", "Foreign host", 421),
             Timeout(_) => ("timeout", "Request timed out", 503),
         }
     }
@@ -207,6 +236,8 @@ impl ApiError {
         use service::Error as E;
         match self {
             Self::IdempotencyInFlight => Some("1"),
+            // Slots free as sessions end: by DELETE at any moment, by expiry within minutes.
+            Self::McpSessionsFull(_) => Some("10"),
             Self::Timeout(_)
             | Self::NotReady(_)
             | Self::Service(E::Overloaded | E::Unavailable(_) | E::Busy(_)) => Some("2"),
@@ -214,6 +245,29 @@ impl ApiError {
             Self::NotWritable(_) | Self::Service(E::StorageFull(_)) => Some("30"),
             _ => None,
         }
+    }
+}
+
+impl ApiError {
+    /// The whole HTTP/1.1 response, bytes on the wire, for a refusal written below the router
+    /// (`server::early`), where no middleware adds the request id or `nosniff`; the connection
+    /// closes after it.
+    pub fn raw_response(&self, reason: &str) -> Vec<u8> {
+        let id = uuid::Uuid::now_v7().to_string();
+        let mut problem = self.problem();
+        problem.request_id = id.clone();
+        tracing::info!(status = problem.status, request_id = %id, "request head refused");
+        let json = serde_json::to_vec(&problem).unwrap_or_default();
+        let mut out = format!(
+            "HTTP/1.1 {} {reason}\r\ncontent-type: application/problem+json\r\n\
+             content-length: {}\r\nx-request-id: {id}\r\nx-content-type-options: nosniff\r\n\
+             connection: close\r\n\r\n",
+            problem.status,
+            json.len()
+        )
+        .into_bytes();
+        out.extend_from_slice(&json);
+        out
     }
 }
 

@@ -144,6 +144,26 @@ impl<S: Send + Sync> FromRequestParts<S> for IdPath {
     }
 }
 
+/// A JSON body's optional integer, also when written as an integral number (`44.0`): JSON
+/// Schema's `integer`, which the OpenAPI document promises, is any number without a fraction.
+pub fn integral<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    use serde::Deserialize;
+    use serde::de::Error;
+    // 2^63: every integral f64 below it converts to i64 exactly.
+    const I64_BOUND: f64 = 9_223_372_036_854_775_808.0;
+    let Some(n) = Option::<serde_json::Number>::deserialize(d)? else {
+        return Ok(None);
+    };
+    n.as_i64()
+        .or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() < I64_BOUND)
+                .map(|f| f as i64)
+        })
+        .map(Some)
+        .ok_or_else(|| D::Error::custom("must be an integer"))
+}
+
 /// `?limit=` and `?cursor=` of every list.
 pub fn page_args(
     limit: Option<i64>,
@@ -163,6 +183,24 @@ pub fn page_args(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_integer_may_be_written_as_an_integral_number() {
+        #[derive(serde::Deserialize)]
+        struct Limit {
+            #[serde(default, deserialize_with = "integral")]
+            limit: Option<i64>,
+        }
+        let limit = |json: &str| serde_json::from_str::<Limit>(json).map(|l| l.limit);
+        assert_eq!(limit(r#"{"limit": 44}"#).unwrap(), Some(44));
+        assert_eq!(limit(r#"{"limit": 44.0}"#).unwrap(), Some(44));
+        assert_eq!(limit(r#"{"limit": -3e2}"#).unwrap(), Some(-300));
+        assert_eq!(limit(r#"{"limit": null}"#).unwrap(), None);
+        assert_eq!(limit("{}").unwrap(), None);
+        assert!(limit(r#"{"limit": 44.5}"#).is_err());
+        assert!(limit(r#"{"limit": 1e300}"#).is_err());
+        assert!(limit(r#"{"limit": "44"}"#).is_err());
+    }
 
     #[derive(serde::Deserialize, Debug)]
     #[allow(dead_code)]

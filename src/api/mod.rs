@@ -114,6 +114,10 @@ pub fn finish(router: Router<AppState>, state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(from_fn(limits::utf8_query))
         .layer(from_fn_with_state(limits, limits::enforce))
+        .layer(from_fn_with_state(
+            guard::KnownHosts::new(&state.settings),
+            guard::known_host,
+        ))
         .layer(from_fn(metrics::track))
         .layer(from_fn(crate::telemetry::request_context))
         .with_state(state)

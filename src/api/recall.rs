@@ -21,9 +21,14 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[into_params(parameter_in = Query)]
 pub struct RecallParams {
     /// Words to search for (full-text, every word must match), 1..500 characters.
-    #[param(min_length = 1, max_length = 500, pattern = r"\S")]
+    #[param(required = true, min_length = 1, max_length = 500, pattern = r"\S")]
     pub q: Option<String>,
-    /// Only memories with this label.
+    /// Only memories with this label, 1..64 characters, not only spaces.
+    #[param(
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"
+    )]
     pub label: Option<String>,
     /// Memories to return, 1..50 (default 10).
     #[param(minimum = 1, maximum = 50)]

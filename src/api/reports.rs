@@ -31,6 +31,7 @@ pub struct TopicCheckRequest {
     pub labels: Option<Vec<String>>,
     /// Nodes to analyse, 2..50 (default 20).
     #[schema(minimum = 2, maximum = 50)]
+    #[serde(default, deserialize_with = "super::extract::integral")]
     pub limit: Option<i64>,
     /// `strict` flags any verdict (scope mismatches and vector-only evidence included),
     /// `balanced` (default) needs a text signal, `lenient` only direct contradictions and

@@ -4,7 +4,14 @@
 //! transaction as the effect ([`commit`]): a crash between the two cannot make a retry execute
 //! the write again. The front door keeps only the replies that had no effect to commit with
 //! (a 4xx, a replay) and releases the key of a request that failed.
+//!
+//! The release is a write too, and fails where the effect failed (a full disk, the database
+//! gone). The claim would then hold the key in flight (409) until it goes stale, though
+//! nothing ran. So a key whose release failed is remembered, and the next request with it
+//! releases it again first: a retry once space is freed runs at once.
 
+use std::collections::HashSet;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
@@ -94,6 +101,32 @@ pub(crate) async fn commit<T>(
     Ok(outcome)
 }
 
+/// The claims of this process whose release failed: `(scope, key)`.
+#[derive(Debug, Default)]
+pub struct Unreleased(Mutex<HashSet<(String, String)>>);
+
+impl Unreleased {
+    fn set(&self) -> std::sync::MutexGuard<'_, HashSet<(String, String)>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Removes the entry, true when it was there: one request only gets to release the key
+    /// (two would each delete the claim the other just made).
+    fn take(&self, scope: &str, key: &str) -> bool {
+        self.set().remove(&(scope.to_owned(), key.to_owned()))
+    }
+
+    fn remember(&self, entry: (String, String)) {
+        let mut set = self.set();
+        // Bounded: past it, a stuck claim waits to go stale as it would without this.
+        if set.len() < MAX_UNRELEASED {
+            set.insert(entry);
+        }
+    }
+}
+
+const MAX_UNRELEASED: usize = 65_536;
+
 /// Claims `key` in `scope` for the request with this fingerprint, or says why not.
 pub async fn begin(
     svc: &Services,
@@ -101,6 +134,12 @@ pub async fn begin(
     key: &str,
     fingerprint: &str,
 ) -> Result<IdempotencyBegin> {
+    let begun = svc.store.idempotency_begin(scope, key, fingerprint).await?;
+    if !matches!(begun, IdempotencyBegin::InFlight) || !svc.unreleased.take(scope, key) {
+        return Ok(begun);
+    }
+    // In flight only because this process could not release it after its request failed.
+    abandon(svc, scope, key).await?;
     Ok(svc.store.idempotency_begin(scope, key, fingerprint).await?)
 }
 
@@ -109,7 +148,18 @@ pub async fn finish(svc: &Services, scope: &str, key: &str, reply: StoredRespons
     Ok(svc.store.idempotency_finish(scope, key, reply).await?)
 }
 
-/// Releases a claimed key whose request failed, so a retry executes.
+/// Releases a claimed key whose request failed, so a retry executes. A key that cannot be
+/// released now is remembered, to be released by the next request with it.
 pub async fn abandon(svc: &Services, scope: &str, key: &str) -> Result<()> {
-    Ok(svc.store.idempotency_abandon(scope, key).await?)
+    let entry = (scope.to_owned(), key.to_owned());
+    match svc.store.idempotency_abandon(scope, key).await {
+        Ok(()) => {
+            svc.unreleased.set().remove(&entry);
+            Ok(())
+        }
+        Err(e) => {
+            svc.unreleased.remember(entry);
+            Err(e.into())
+        }
+    }
 }

@@ -46,6 +46,8 @@ pub struct Services {
     store: Arc<dyn Store>,
     detector: Arc<Detector>,
     notifier: Arc<Notifier>,
+    /// Keys whose release failed (`idempotency::abandon`).
+    unreleased: Arc<idempotency::Unreleased>,
 }
 
 impl Services {
@@ -55,6 +57,7 @@ impl Services {
             store,
             detector,
             notifier,
+            unreleased: Arc::default(),
         }
     }
 

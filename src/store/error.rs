@@ -109,7 +109,9 @@ impl StoreError {
     pub fn is_storage_full(&self) -> bool {
         match self {
             Self::StorageFull(_) => true,
-            Self::Failed(Failure::Resolution { cause, .. }) => cause.is_storage_full(),
+            Self::Failed(Failure::Resolution { cause, .. } | Failure::Revert { cause, .. }) => {
+                cause.is_storage_full()
+            }
             _ => false,
         }
     }

@@ -1,8 +1,11 @@
 //! The write path's health, as `/readyz` reports it. A reachable database can still refuse
 //! every write (a full disk), and a probe that only reads would call it ready. So the store
 //! remembers whether its last write failed for lack of space; while it did, readiness is a
-//! real write (a probe row inserted and deleted in one committed transaction), and the first
-//! write that succeeds, probe or request, clears it.
+//! real write, and the first write that succeeds, probe or request, clears it. The probe must
+//! need at least the space any request's write needs: a small one fits into pages a delete
+//! freed (or a WAL already that long) while a real write still fails, and `/readyz` would
+//! call the write path healthy too early. So it commits a row of [`PROBE_BYTES`], more than
+//! the largest body a request may carry, then deletes it in a second transaction.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -33,8 +36,9 @@ impl WriteHealth {
 
 /// The probe row's scope: API scopes are `-` or hex, so it meets no client's key.
 const PROBE_SCOPE: &str = "~ready-probe";
-/// Larger than a page, so the probe needs new pages as real writes do.
-const PROBE_BYTES: usize = 16 * 1024;
+/// Twice the request body limit (2 MiB): a write of a request, its indexes and history
+/// included, needs less.
+const PROBE_BYTES: usize = 4 * 1024 * 1024;
 
 /// Succeeds at once while writes succeed; after a write failed for a full disk, only when a
 /// probe write commits.
@@ -62,6 +66,11 @@ async fn probe<B: Backend>(store: &B) -> StoreResult<()> {
     .arg(now)
     .run(&mut tx)
     .await?;
+    // Committed, so its pages are written (in one transaction with the delete, SQLite skips
+    // writing pages freed before the commit). A row left by a failed delete expires at once
+    // and goes with the next claim's sweep.
+    B::commit(tx).await?;
+    let mut tx = store.write().await?;
     B::query("delete from idempotency_keys where scope = $1 and idem_key = $2")
         .arg(PROBE_SCOPE)
         .arg(key.as_str())

@@ -399,6 +399,8 @@ crate::on_both_databases!(
     limits_and_cursors_out_of_range_or_forged_are_422,
     absurd_numbers_huge_arrays_and_deep_nesting_are_client_errors,
     every_response_forbids_content_sniffing,
+    without_keys_a_foreign_host_is_refused_on_rest_and_mcp,
+    with_keys_any_host_is_served,
 );
 
 async fn every_response_forbids_content_sniffing(app: TestApp) {
@@ -423,4 +425,109 @@ async fn every_response_forbids_content_sniffing(app: TestApp) {
             r.text
         );
     }
+}
+
+/// A request to `uri` with these headers (an MCP `initialize` when it is `/mcp`).
+async fn with_headers(app: &TestApp, method: &str, uri: &str, headers: &[(&str, &str)]) -> Reply {
+    let mut req = Request::builder().method(method).uri(uri);
+    for (name, value) in headers {
+        req = req.header(*name, *value);
+    }
+    let body = if uri == "/mcp" {
+        req = req
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream");
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}})
+        .to_string()
+    } else if method == "POST" {
+        req = req.header("content-type", "application/json");
+        json!({"title": "rebound"}).to_string()
+    } else {
+        String::new()
+    };
+    app.send(req.body(Body::from(body)).unwrap()).await
+}
+
+async fn without_keys_a_foreign_host_is_refused_on_rest_and_mcp(app: TestApp) {
+    // Arrange: a key-less service bound to 127.0.0.1:8080, also known as memory.local.
+    let mut settings = concord::config::Settings::for_database("sqlite://test");
+    settings.bind = "127.0.0.1:8080".parse().unwrap();
+    settings.allowed_hosts = vec!["memory.local".into()];
+    let app = app.reconfigured(settings);
+    let rebound = [
+        ("host", "evil.example:8080"),
+        ("origin", "http://evil.example:8080"),
+    ];
+
+    // Act + Assert: a page rebinding evil.example to loopback reads and writes nothing.
+    for (method, uri) in [("GET", "/nodes"), ("POST", "/nodes"), ("POST", "/mcp")] {
+        let r = with_headers(&app, method, uri, &rebound).await;
+        let body = r.assert_problem(StatusCode::MISDIRECTED_REQUEST, "/problems/foreign-host");
+        assert!(body["detail"].as_str().unwrap().contains("evil.example"));
+    }
+    for host in ["localhost:8081", "127.0.0.1", "127.0.0.1.nip.io:8080"] {
+        with_headers(&app, "GET", "/nodes", &[("host", host)])
+            .await
+            .assert_problem(StatusCode::MISDIRECTED_REQUEST, "/problems/foreign-host");
+    }
+    assert_eq!(app.get("/nodes").await.json()["items"], json!([]));
+    // The service's own names are served, on REST and MCP alike.
+    for host in [
+        "127.0.0.1:8080",
+        "localhost:8080",
+        "[::1]:8080",
+        "memory.local",
+    ] {
+        with_headers(&app, "GET", "/nodes", &[("host", host)])
+            .await
+            .assert_status(StatusCode::OK);
+        with_headers(&app, "POST", "/mcp", &[("host", host)])
+            .await
+            .assert_status(StatusCode::OK);
+    }
+    // An https page on the same host and port is another origin than this http server.
+    with_headers(
+        &app,
+        "POST",
+        "/mcp",
+        &[
+            ("host", "127.0.0.1:8080"),
+            ("origin", "https://127.0.0.1:8080"),
+        ],
+    )
+    .await
+    .assert_problem(StatusCode::FORBIDDEN, "/problems/foreign-origin");
+    with_headers(
+        &app,
+        "POST",
+        "/mcp",
+        &[
+            ("host", "127.0.0.1:8080"),
+            ("origin", "http://127.0.0.1:8080"),
+        ],
+    )
+    .await
+    .assert_status(StatusCode::OK);
+}
+
+async fn with_keys_any_host_is_served(app: TestApp) {
+    let mut settings = concord::config::Settings::for_database("sqlite://test");
+    settings.bind = "0.0.0.0:8080".parse().unwrap();
+    settings.api_keys = vec![concord::config::Secret("k1".into())];
+    let app = app.reconfigured(settings);
+    let headers = [
+        ("host", "memory.example.com"),
+        ("authorization", "Bearer k1"),
+    ];
+    with_headers(&app, "GET", "/nodes", &headers)
+        .await
+        .assert_status(StatusCode::OK);
+    with_headers(&app, "POST", "/nodes", &headers)
+        .await
+        .assert_status(StatusCode::CREATED);
+    with_headers(&app, "POST", "/mcp", &headers)
+        .await
+        .assert_status(StatusCode::OK);
 }

@@ -18,6 +18,8 @@ mod hostile;
 mod idempotency;
 mod input_rules;
 mod limits;
+mod list_limits;
+mod mcp_sessions;
 mod nodes;
 mod policies;
 mod properties;

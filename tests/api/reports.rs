@@ -7,6 +7,7 @@ crate::on_both_databases!(
     a_topic_report_lists_sources_and_conflicts_and_is_stored,
     a_report_without_conflicts_has_no_conflicts_member,
     report_requests_are_validated,
+    an_integral_limit_is_an_integer_as_the_schema_says,
 );
 
 async fn a_topic_report_lists_sources_and_conflicts_and_is_stored(app: TestApp) {
@@ -75,6 +76,8 @@ async fn report_requests_are_validated(app: TestApp) {
         (json!({"topic": "x", "limit": 51}), "/limit"),
         (json!({"topic": "x", "sensitivity": "max"}), "/sensitivity"),
         (json!({}), "/topic"),
+        (json!({"topic": "x", "limit": 4.5}), "/limit"),
+        (json!({"topic": "x", "limit": "4"}), "/limit"),
     ] {
         assert_eq!(
             app.post("/conflicts/check", body.clone()).await.pointers(),
@@ -82,4 +85,16 @@ async fn report_requests_are_validated(app: TestApp) {
             "{body}"
         );
     }
+}
+
+/// The document says `limit` is an `integer`, which JSON Schema allows to be written `44.0`.
+async fn an_integral_limit_is_an_integer_as_the_schema_says(app: TestApp) {
+    app.node("Deploys", "We deploy on Fridays").await;
+    let r = app
+        .post(
+            "/conflicts/check",
+            json!({"topic": "deploy", "limit": 44.0}),
+        )
+        .await;
+    r.assert_status(StatusCode::OK);
 }
