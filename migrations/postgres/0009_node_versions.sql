@@ -34,7 +34,6 @@ create table node_versions (
     corrected   boolean not null,
     primary key (node_id, version)
 );
-create index node_versions_recorded on node_versions (recorded_at);
 
 create function node_versions_record() returns trigger language plpgsql as $$
 declare

@@ -34,7 +34,6 @@ create table node_versions (
     corrected   integer not null,
     primary key (node_id, version)
 ) without rowid;
-create index node_versions_recorded on node_versions (recorded_at);
 
 create trigger node_versions_insert after insert on nodes begin
     insert into node_versions (node_id, version, kind, recorded_at, by_whom, conflict_id,
