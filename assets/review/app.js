@@ -694,6 +694,11 @@
     return el('div', { class: 'decisions', role: 'group', 'aria-label': 'Decision' },
       button('1', 'new_is_current', 'New is current'),
       button('2', 'old_is_current', 'Old is current'),
+      el('label', { class: 'reason' }, el('span', { text: 'Reason' }),
+        el('select', { id: 'reason', disabled: !pending, title: 'Why the losing side stops holding (new is current / old is current only)' },
+          el('option', { value: '', text: 'let concord choose' }),
+          el('option', { value: 'update', text: 'update: it held until then' }),
+          el('option', { value: 'correction', text: 'correction: it never held' }))),
       button('3', 'keep_both', 'Keep both'),
       button('4', 'merge', 'Merge…'),
       el('label', { class: 'note' }, el('span', {}, el('kbd', { text: 'n' }), ' Note'),
@@ -928,6 +933,8 @@
       const body = { resolution: strategy, resolved_by: reviewer() };
       const note = $('note')?.value.trim();
       if (note) body.note = note;
+      const reason = $('reason')?.value;
+      if (reason && (strategy === 'new_is_current' || strategy === 'old_is_current')) body.reason = reason;
       if (strategy === 'merge') {
         const merged = await editMerge(c);
         if (merged === null) { $('conflict-title').focus(); return; }
@@ -946,7 +953,8 @@
       }
       state.undo.push({ id: c.id, title: titleOf(c) });
       const again = res.replayed ? ' (it already was; nothing changed)' : '';
-      report(`Resolved "${titleOf(c)}" as "${STRATEGY_WORDS[strategy]}"${again}:`, res.actions, c);
+      const why = res.reason ? ` (reason: ${res.reason}, ${res.reason_inferred ? 'chosen by concord' : 'as you chose'})` : '';
+      report(`Resolved "${titleOf(c)}" as "${STRATEGY_WORDS[strategy]}"${why}${again}:`, res.actions, c);
       refreshStats();
       refreshSources();
       afterDecision(c.id);

@@ -752,7 +752,7 @@ def test_the_detector_s_quotes_are_highlighted_in_chinese(make_page, server, api
     assert page.evaluate("ConcordDiff.ranges('上限是3个', ['3个'])") == [[3, 5]]
 
 
-# ---- issue 35: versions and the timeline, at both widths ----------------------------------------
+# ---- issue 35: versions, the timeline and the reason of a decision, at both widths ---------------
 
 
 def resolved_pair(api, label, title, reason=None):
@@ -889,3 +889,37 @@ def test_a_correction_shows_never_held_in_the_timeline(make_page, server, api, l
     expect(entries.nth(0)).to_contain_text("never held")
     expect(entries.nth(0)).not_to_contain_text("→")
 
+
+@WIDTHS
+def test_the_reason_chosen_goes_with_the_decision_and_the_report_names_it(
+        make_page, server, api, label, width, height):
+    # Arrange
+    a = api.conflict(label, "The cache TTL is 30 seconds", "The cache TTL is 60 seconds", title=f"A {label}")
+    b = api.conflict(label, "The batch size is 10 rows", "The batch size is 50 rows", title=f"B {label}")
+    rec = sized(make_page, width, height)
+    page = rec.page
+    goto_queue(page, server.base, label)
+    open_item(page, f"A {label}")
+
+    # Act 1: a correction chosen by the reviewer.
+    page.get_by_label("Reason").select_option("correction")
+    page.locator("#conflict-title").focus()
+    page.keyboard.press("1")
+
+    # Assert 1
+    expect(page.locator("#report")).to_contain_text('as "new is current" (reason: correction, as you chose)')
+    assert api.get(f"/nodes/{a['old_node']['id']}")["corrected"] is True
+
+    # Act 2: the default lets concord choose.
+    expect(page.locator("#conflict-title")).to_have_text(f"B {label}")
+    expect(page.get_by_label("Reason")).to_have_value("")
+    page.keyboard.press("1")
+
+    # Assert 2
+    report = page.locator("#report")
+    expect(report).to_contain_text('as "new is current" (reason: ')
+    expect(report).to_contain_text("chosen by concord")
+    old = api.get(f"/nodes/{b['old_node']['id']}")
+    applied = "correction" if old["corrected"] else "update"
+    expect(report).to_contain_text(f"(reason: {applied}, chosen by concord)")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
