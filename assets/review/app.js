@@ -1,6 +1,7 @@
 // concord's review console. Talks only to concord's own routes: GET /conflicts,
 // GET /conflicts/{id}, GET /conflicts/stats, POST /conflicts/{id}/resolve,
-// POST /conflicts/{id}/revert, GET /conflicts/{id}/history, GET /sources, GET /events.
+// POST /conflicts/{id}/revert, GET /conflicts/{id}/history, GET /nodes/{id}/versions,
+// GET /nodes/{id}/timeline, GET /sources, GET /events.
 (function () {
   'use strict';
 
@@ -554,7 +555,130 @@
     return el('section', { class: `side ${side}`, 'aria-labelledby': `side-${side}` },
       el('h3', { id: `side-${side}` }, heading, node ? null : el('span', { class: 'muted', text: ' (no node)' })),
       facts(rows),
-      bodyView(text, other, side, evidence));
+      bodyView(text, other, side, evidence),
+      node ? el('details', { class: 'versions', id: `versions-${side}` },
+        el('summary', { text: 'Versions' }),
+        el('div', { class: 'versions-body' }, el('p', { class: 'muted', text: 'Loading…' }))) : null);
+  }
+
+  // ---- versions and timeline ---------------------------------------------------------------
+  const minute = (iso) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : '—');
+  const day = (iso) => (iso ? iso.slice(0, 10) : '—');
+
+  // What one version changed from the one before it, in words.
+  function versionChanges(v, prev) {
+    if (v.kind === 'deleted') return ['deleted'];
+    if (!prev) return [v.state];
+    const out = [];
+    if (v.state !== prev.state) out.push(`now ${v.state} (was ${prev.state})`);
+    if (v.title !== prev.title) out.push('title edited');
+    if (v.body !== prev.body) out.push('text edited');
+    const had = new Set(prev.labels);
+    const has = new Set(v.labels);
+    const added = v.labels.filter((l) => !had.has(l));
+    const removed = prev.labels.filter((l) => !has.has(l));
+    if (added.length || removed.length) {
+      out.push(`labels ${[...added.map((l) => `+${l}`), ...removed.map((l) => `−${l}`)].join(' ')}`);
+    }
+    if (v.memory_type !== prev.memory_type) out.push(`type ${v.memory_type} (was ${prev.memory_type})`);
+    if (v.source !== prev.source) out.push(`source ${v.source || 'none'}`);
+    if (v.confidence !== prev.confidence) out.push(`confidence ${v.confidence.toFixed(2)} (was ${prev.confidence.toFixed(2)})`);
+    if (v.observed_at !== prev.observed_at) out.push(`observed ${day(v.observed_at)}`);
+    if (v.corrected && !prev.corrected) out.push('corrected: never held');
+    else if (v.valid_until && v.valid_until !== prev.valid_until && !v.corrected) out.push(`ended: held until ${day(v.valid_until)}`);
+    else if (!v.valid_until && prev.valid_until) out.push('holds again');
+    if (!v.corrected && prev.corrected) out.push('no longer corrected');
+    return out.length ? out : ['no visible change'];
+  }
+
+  function conflictWords(id, c) {
+    if (!id) return '';
+    if (id === c.id) return ' in this conflict';
+    const other = state.items.find((x) => x.id === id);
+    return other ? ` in conflict "${titleOf(other)}"` : ' in another conflict';
+  }
+
+  function versionLine(v, prev, c) {
+    const who = v.changed_by ? ` by ${v.changed_by}` : '';
+    const how = v.kind === 'changed' ? `changed${who}` : v.kind === 'deleted' ? `deleted${who}` : `${prev ? 'restored' : 'created'}${who}`;
+    const ids = [`memory ${v.node_id}`, `version ${v.version}`];
+    if (v.conflict_id) ids.push(`conflict ${v.conflict_id}`);
+    return el('li', {
+      class: `version k-${v.kind}`, title: ids.join(' · '), 'data-version': String(v.version),
+      text: `v${v.version} · ${minute(v.recorded_at)} · ${how}${conflictWords(v.conflict_id, c)} · ${versionChanges(v, prev).join(', ')}`,
+    });
+  }
+
+  // Each side's versions, one request per side, when the conflict opens.
+  async function loadVersions(c) {
+    await Promise.all(['old', 'new'].map(async (side) => {
+      const node = side === 'old' ? c.old_node : c.new_node;
+      if (!node) return;
+      let content;
+      let count = null;
+      try {
+        const page = await api('GET', `/nodes/${node.id}/versions?limit=100`);
+        count = page.next_cursor ? `${page.items.length}+` : String(page.items.length);
+        content = page.items.length
+          ? el('ol', { class: 'version-list' }, page.items.map((v, i) => versionLine(v, page.items[i - 1], c)))
+          : el('p', { class: 'muted', text: 'No versions recorded.' });
+      } catch (e) {
+        const missing = e instanceof Problem && (e.status === 404 || e.status === 405);
+        content = el('p', { class: 'muted', text: missing ? 'Versions unavailable.' : `Versions could not be loaded: ${plain(e)}` });
+      }
+      if (state.current?.id !== c.id) return;
+      const box = $(`versions-${side}`);
+      if (!box) return;
+      box.querySelector('summary').textContent = count === null ? 'Versions' : `Versions (${count})`;
+      box.querySelector('.versions-body').replaceChildren(content);
+    }));
+  }
+
+  function timelineEntry(e, t, c) {
+    const n = e.node;
+    const sides = state.sides.get(c.id) || {};
+    const which = n.id === sides.old ? 'old memory' : n.id === sides.new ? 'new memory' : null;
+    const interval = n.corrected
+      ? 'never held'
+      : `${day(n.observed_at)} → ${n.valid_until ? day(n.valid_until) : 'now'}`;
+    const r = e.replaced_by;
+    let replaced = '';
+    if (r) {
+      const winner = t.entries.find((x) => x.node.id === r.node_id);
+      const whom = winner ? `"${winner.node.title}"` : 'a later memory';
+      const by = r.resolved_by ? ` as decided by ${r.resolved_by}` : '';
+      const at = r.resolved_at ? ` on ${day(r.resolved_at)}` : '';
+      const here = r.conflict_id === c.id ? ' in this conflict' : '';
+      replaced = `replaced by ${whom}${by}${at}${here}`;
+    }
+    const ids = [`memory ${n.id}`];
+    if (r?.conflict_id) ids.push(`conflict ${r.conflict_id}`);
+    return el('li', { class: which ? 'entry this-conflict' : 'entry', title: ids.join(' · ') },
+      el('span', { class: 'entry-when', text: interval }), ' ',
+      el('strong', { text: `"${n.title}"` }), ` (“${quoteOf(n.body)}”)`,
+      which ? el('span', { class: 'entry-side', text: ` · this conflict's ${which}` }) : null,
+      ` · ${n.state}`,
+      replaced ? ` · ${replaced}` : null);
+  }
+
+  // The chain of memories a resolved conflict belongs to, oldest first.
+  async function loadTimeline(c) {
+    const id = c.old_node?.id || c.new_node?.id;
+    if (!id) return;
+    let content;
+    try {
+      const t = await api('GET', `/nodes/${id}/timeline`);
+      content = [
+        el('p', { class: 'timeline-summary', text: t.summary }),
+        el('ol', { class: 'timeline-list' }, t.entries.map((e) => timelineEntry(e, t, c))),
+      ];
+    } catch (e) {
+      const missing = e instanceof Problem && (e.status === 404 || e.status === 405);
+      content = [el('p', { class: 'muted', text: missing ? 'Timeline unavailable.' : `Timeline could not be loaded: ${plain(e)}` })];
+    }
+    if (state.current?.id !== c.id) return;
+    const box = $('timeline-body');
+    if (box) box.replaceChildren(...content);
   }
 
   function decisionBar(c) {
@@ -570,6 +694,11 @@
     return el('div', { class: 'decisions', role: 'group', 'aria-label': 'Decision' },
       button('1', 'new_is_current', 'New is current'),
       button('2', 'old_is_current', 'Old is current'),
+      el('label', { class: 'reason' }, el('span', { text: 'Reason' }),
+        el('select', { id: 'reason', disabled: !pending, title: 'Why the losing side stops holding (new is current / old is current only)' },
+          el('option', { value: '', text: 'let concord choose' }),
+          el('option', { value: 'update', text: 'update: it held until then' }),
+          el('option', { value: 'correction', text: 'correction: it never held' }))),
       button('3', 'keep_both', 'Keep both'),
       button('4', 'merge', 'Merge…'),
       el('label', { class: 'note' }, el('span', {}, el('kbd', { text: 'n' }), ' Note'),
@@ -613,6 +742,11 @@
         `${recWhat} (${words(rec.resolution)}). `, rich(rec.reasoning)),
       c.note && c.status === 'pending' ? el('p', { class: 'queued-note' }, 'Note when queued: ', rich(c.note)) : null,
       resolutionView(c),
+      c.status === 'resolved' && (c.old_node || c.new_node)
+        ? el('section', { class: 'timeline', 'aria-labelledby': 'timeline-title' },
+          el('h3', { id: 'timeline-title', text: 'Timeline' }),
+          el('div', { id: 'timeline-body' }, el('p', { class: 'muted', text: 'Loading…' })))
+        : null,
       el('p', { class: 'legend' }, 'Marked words differ between the sides: ',
         el('del', { text: 'only in old' }), ', ', el('ins', { text: 'only in new' }), ', ',
         el('mark', { class: 'evidence', text: 'quoted by the detector' }), '.'),
@@ -627,6 +761,8 @@
     $('empty').hidden = true;
     document.body.classList.add('reading');
     loadHistory(c.id);
+    loadVersions(c);
+    if (c.status === 'resolved') loadTimeline(c);
   }
 
   async function loadHistory(id) {
@@ -797,6 +933,8 @@
       const body = { resolution: strategy, resolved_by: reviewer() };
       const note = $('note')?.value.trim();
       if (note) body.note = note;
+      const reason = $('reason')?.value;
+      if (reason && (strategy === 'new_is_current' || strategy === 'old_is_current')) body.reason = reason;
       if (strategy === 'merge') {
         const merged = await editMerge(c);
         if (merged === null) { $('conflict-title').focus(); return; }
@@ -815,7 +953,8 @@
       }
       state.undo.push({ id: c.id, title: titleOf(c) });
       const again = res.replayed ? ' (it already was; nothing changed)' : '';
-      report(`Resolved "${titleOf(c)}" as "${STRATEGY_WORDS[strategy]}"${again}:`, res.actions, c);
+      const why = res.reason ? ` (reason: ${res.reason}, ${res.reason_inferred ? 'chosen by concord' : 'as you chose'})` : '';
+      report(`Resolved "${titleOf(c)}" as "${STRATEGY_WORDS[strategy]}"${why}${again}:`, res.actions, c);
       refreshStats();
       refreshSources();
       afterDecision(c.id);

@@ -750,3 +750,176 @@ def test_the_detector_s_quotes_are_highlighted_in_chinese(make_page, server, api
     # A quote in a script with spaces still needs whole words ("3" does not mark "300").
     assert page.evaluate("ConcordDiff.ranges('pool of 300 and 3', ['3'])") == [[16, 17]]
     assert page.evaluate("ConcordDiff.ranges('上限是3个', ['3个'])") == [[3, 5]]
+
+
+# ---- issue 35: versions, the timeline and the reason of a decision, at both widths ---------------
+
+
+def resolved_pair(api, label, title, reason=None):
+    """A conflict resolved through the API as "new is current" by ops-lead."""
+    c = api.conflict(label, "The deploy region is us-east-1 for production.",
+                     "The deploy region is eu-west-1 for production.", title=title,
+                     observed_at="2026-03-01T09:00:00.000Z")
+    body = {"resolution": "new_is_current", "resolved_by": "ops-lead"}
+    if reason:
+        body["reason"] = reason
+    api.post(f"/conflicts/{c['id']}/resolve", body)
+    return c
+
+
+@WIDTHS
+def test_each_side_lists_its_versions_in_words_loaded_when_the_conflict_opens(
+        make_page, server, api, label, width, height):
+    # Arrange: a resolved conflict (the old side has a second version, by its resolution) and a
+    # pending one.
+    title = f"Versions {label}"
+    c = resolved_pair(api, label, title, reason="update")
+    versions = api.get(f"/nodes/{c['old_node']['id']}/versions")["items"]
+    assert [v["kind"] for v in versions] == ["created", "changed"]
+    rec = sized(make_page, width, height)
+    page = rec.page
+    goto_queue(page, server.base, label, "&status=all")
+    assert not [u for u in rec.requests if "/versions" in u], "versions asked before a conflict opened"
+
+    # Act
+    open_item(page, title)
+
+    # Assert: one request per side, collapsed lists with their counts.
+    old_box = page.locator(".side.old details.versions")
+    new_box = page.locator(".side.new details.versions")
+    expect(old_box.locator("summary")).to_have_text("Versions (2)")
+    expect(new_box.locator("summary")).to_have_text("Versions (1)")
+    asked = [urlsplit(u).path for u in rec.requests if "/versions" in u]
+    assert sorted(asked) == sorted([f"/nodes/{c['old_node']['id']}/versions",
+                                    f"/nodes/{c['new_node']['id']}/versions"]), asked
+    expect(old_box.locator("li.version").first).to_be_hidden()
+    old_box.locator("summary").click()
+    lines = old_box.locator("li.version")
+    expect(lines).to_have_count(2)
+    expect(lines.nth(0)).to_contain_text("v1 · ")
+    expect(lines.nth(0)).to_contain_text(" · created · active")
+    second = lines.nth(1)
+    expect(second).to_contain_text("v2 · ")
+    expect(second).to_contain_text("changed by ops-lead in this conflict")
+    expect(second).to_contain_text("now dormant (was active)")
+    expect(second).to_contain_text("ended: held until ")
+    # Ids are on hover only.
+    hover = second.get_attribute("title")
+    assert c["old_node"]["id"] in hover and c["id"] in hover, hover
+    assert not UUID.search(old_box.inner_text())
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@WIDTHS
+def test_a_side_without_a_node_shows_no_versions_and_a_correction_says_never_held(
+        make_page, server, api, label, width, height):
+    # Arrange: a correction; later its new memory is deleted.
+    title = f"Corrected {label}"
+    c = resolved_pair(api, label, title, reason="correction")
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label, "&status=all")
+
+    # Act
+    open_item(page, title)
+    page.locator(".side.old details.versions summary").click()
+
+    # Assert
+    expect(page.locator(".side.old li.version").nth(1)).to_contain_text("corrected: never held")
+    expect(page.locator(".side.old li.version").nth(1)).not_to_contain_text("ended:")
+    # A side with no node (its memory deleted since) shows no versions.
+    api.ok("DELETE", f"/nodes/{c['new_node']['id']}")
+    page.reload()
+    expect(page.locator("#conflict-title")).to_have_text(title)
+    expect(page.locator(".side.new details.versions")).to_have_count(0)
+    expect(page.locator(".side.old details.versions summary")).to_have_text("Versions (2)")
+
+
+@WIDTHS
+def test_a_resolved_conflict_shows_its_timeline_with_its_own_memories_highlighted(
+        make_page, server, api, label, width, height):
+    # Arrange
+    title = f"Timeline {label}"
+    c = resolved_pair(api, label, title, reason="update")
+    pending = api.conflict(label, "The pool size is 4 workers", "The pool size is 9 workers",
+                           title=f"Pending {label}")
+    t = api.get(f"/nodes/{c['old_node']['id']}/timeline")
+    assert len(t["entries"]) == 2
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label, "&status=all")
+
+    # Act
+    open_item(page, title)
+
+    # Assert: the summary sentence, then the entries oldest first, with intervals and deciders.
+    box = page.locator("section.timeline")
+    expect(box.locator(".timeline-summary")).to_have_text(t["summary"])
+    entries = box.locator("li.entry")
+    expect(entries).to_have_count(2)
+    expect(entries.nth(0)).to_contain_text("2026-03-01 → ")
+    expect(entries.nth(0)).to_contain_text("this conflict's old memory")
+    expect(entries.nth(0)).to_contain_text(f'replaced by "{title}" as decided by ops-lead')
+    expect(entries.nth(0)).to_contain_text("in this conflict")
+    expect(entries.nth(1)).to_contain_text("→ now")
+    expect(entries.nth(1)).to_contain_text("this conflict's new memory")
+    expect(box.locator("li.this-conflict")).to_have_count(2)
+    assert c["old_node"]["id"] in entries.nth(0).get_attribute("title")
+    assert not UUID.search(box.inner_text())
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # A pending conflict has no timeline.
+    page.goto(f"{server.base}/review?status=all&label={label}#{pending['id']}")
+    expect(page.locator("#conflict-title")).to_have_text(pending["old_node"]["title"])
+    expect(page.locator(".side.old details.versions summary")).to_have_text("Versions (1)")
+    expect(page.locator("section.timeline")).to_have_count(0)
+
+
+@WIDTHS
+def test_a_correction_shows_never_held_in_the_timeline(make_page, server, api, label, width, height):
+    # Arrange
+    title = f"Never {label}"
+    resolved_pair(api, label, title, reason="correction")
+    page = sized(make_page, width, height).page
+    goto_queue(page, server.base, label, "&status=all")
+
+    # Act
+    open_item(page, title)
+
+    # Assert
+    entries = page.locator("section.timeline li.entry")
+    expect(entries).to_have_count(2)
+    expect(entries.nth(0)).to_contain_text("never held")
+    expect(entries.nth(0)).not_to_contain_text("→")
+
+
+@WIDTHS
+def test_the_reason_chosen_goes_with_the_decision_and_the_report_names_it(
+        make_page, server, api, label, width, height):
+    # Arrange
+    a = api.conflict(label, "The cache TTL is 30 seconds", "The cache TTL is 60 seconds", title=f"A {label}")
+    b = api.conflict(label, "The batch size is 10 rows", "The batch size is 50 rows", title=f"B {label}")
+    rec = sized(make_page, width, height)
+    page = rec.page
+    goto_queue(page, server.base, label)
+    open_item(page, f"A {label}")
+
+    # Act 1: a correction chosen by the reviewer.
+    page.get_by_label("Reason").select_option("correction")
+    page.locator("#conflict-title").focus()
+    page.keyboard.press("1")
+
+    # Assert 1
+    expect(page.locator("#report")).to_contain_text('as "new is current" (reason: correction, as you chose)')
+    assert api.get(f"/nodes/{a['old_node']['id']}")["corrected"] is True
+
+    # Act 2: the default lets concord choose.
+    expect(page.locator("#conflict-title")).to_have_text(f"B {label}")
+    expect(page.get_by_label("Reason")).to_have_value("")
+    page.keyboard.press("1")
+
+    # Assert 2
+    report = page.locator("#report")
+    expect(report).to_contain_text('as "new is current" (reason: ')
+    expect(report).to_contain_text("chosen by concord")
+    old = api.get(f"/nodes/{b['old_node']['id']}")
+    applied = "correction" if old["corrected"] else "update"
+    expect(report).to_contain_text(f"(reason: {applied}, chosen by concord)")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
