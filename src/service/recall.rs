@@ -19,7 +19,7 @@ use crate::domain::valid_time::PointInTime;
 use crate::domain::validate::{Errors, FieldError};
 use crate::domain::version;
 use crate::service::detect::credibility_table;
-use crate::service::report::{ReportSource, judge_pairs, search_active, source_of};
+use crate::service::report::{PairConflict, ReportSource, judge_pairs, search_active, source_of};
 use crate::service::{Error, Result, Services, nodes};
 use crate::store::{EdgeQuery, NodeQuery, StoreError, StoreResult};
 
@@ -92,6 +92,30 @@ pub struct RecallConflict {
     pub conflict_id: Option<Uuid>,
 }
 
+impl RecallConflict {
+    /// A queued conflict between the memories `old` and `new`.
+    fn queued(c: &Conflict, old: Uuid, new: Uuid) -> Self {
+        Self {
+            conflict_type: c.conflict_type.clone(),
+            sources: [old, new],
+            recommended_resolution: c.recommendation.resolution.clone(),
+            reasoning: found_and_suggested(&c.detection.explanation, &c.recommendation.reasoning),
+            conflict_id: Some(c.id),
+        }
+    }
+
+    /// A disagreement recall's own detection found (nothing is queued).
+    fn found(p: PairConflict<'_>) -> Self {
+        Self {
+            conflict_type: p.verdict.conflict_type.as_str().to_owned(),
+            sources: [p.old.id, p.new.id],
+            recommended_resolution: p.recommendation.resolution,
+            reasoning: found_and_suggested(&p.verdict.explanation, &p.recommendation.reasoning),
+            conflict_id: None,
+        }
+    }
+}
+
 /// Memories that answer a query, and where they disagree.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Recall {
@@ -116,16 +140,11 @@ pub async fn recall(svc: &Services, q: RecallQuery) -> Result<Recall> {
     let mut conflicts: Vec<RecallConflict> = pending
         .iter()
         .filter_map(|c| {
-            Some(RecallConflict {
-                conflict_type: c.conflict_type.clone(),
-                sources: [c.old_node.as_ref()?.id, c.new_node.as_ref()?.id],
-                recommended_resolution: c.recommendation.resolution.clone(),
-                reasoning: found_and_suggested(
-                    &c.detection.explanation,
-                    &c.recommendation.reasoning,
-                ),
-                conflict_id: Some(c.id),
-            })
+            Some(RecallConflict::queued(
+                c,
+                c.old_node.as_ref()?.id,
+                c.new_node.as_ref()?.id,
+            ))
         })
         .collect();
     let known: HashSet<(Uuid, Uuid)> = conflicts
@@ -142,13 +161,7 @@ pub async fn recall(svc: &Services, q: RecallQuery) -> Result<Recall> {
         if known.contains(&(p.old.id, p.new.id)) || has_verdict(svc, p.old, p.new).await? {
             continue;
         }
-        conflicts.push(RecallConflict {
-            conflict_type: p.verdict.conflict_type.as_str().to_owned(),
-            sources: [p.old.id, p.new.id],
-            recommended_resolution: p.recommendation.resolution,
-            reasoning: found_and_suggested(&p.verdict.explanation, &p.recommendation.reasoning),
-            conflict_id: None,
-        });
+        conflicts.push(RecallConflict::found(p));
     }
     Ok(Recall {
         query: q.query,
@@ -227,16 +240,7 @@ async fn recall_at(svc: &Services, q: RecallQuery, at: PointInTime) -> Result<Re
                     }
                 }
             }
-            conflicts.push(RecallConflict {
-                conflict_type: c.conflict_type.clone(),
-                sources: [old, new],
-                recommended_resolution: c.recommendation.resolution.clone(),
-                reasoning: found_and_suggested(
-                    &c.detection.explanation,
-                    &c.recommendation.reasoning,
-                ),
-                conflict_id: Some(c.id),
-            });
+            conflicts.push(RecallConflict::queued(&c, old, new));
         }
     }
     found.extend(others);
@@ -251,13 +255,7 @@ async fn recall_at(svc: &Services, q: RecallQuery, at: PointInTime) -> Result<Re
         if existing.contains(&(p.old.id, p.new.id)) {
             continue;
         }
-        conflicts.push(RecallConflict {
-            conflict_type: p.verdict.conflict_type.as_str().to_owned(),
-            sources: [p.old.id, p.new.id],
-            recommended_resolution: p.recommendation.resolution,
-            reasoning: found_and_suggested(&p.verdict.explanation, &p.recommendation.reasoning),
-            conflict_id: None,
-        });
+        conflicts.push(RecallConflict::found(p));
     }
     Ok(Recall {
         query: q.query,
