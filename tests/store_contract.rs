@@ -21,6 +21,8 @@ mod retries;
 mod revert;
 #[path = "store_contract/support.rs"]
 mod support;
+#[path = "store_contract/versions_migration.rs"]
+mod versions_migration;
 
 use concord::store::postgres::PgStore;
 use concord::store::sqlite::SqliteStore;

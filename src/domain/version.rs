@@ -1,7 +1,7 @@
 //! A memory's versions: every change kept, with when concord held it (system time), who made
-//! it and in which conflict. The store keeps each replaced title and body once (the version
-//! that replaced it holds it as `prev_*`); [`reconstruct`] turns those rows back into whole
-//! versions.
+//! it and in which conflict. The store keeps only what each change replaced (the version that
+//! replaced a value holds it as `prev_*`), so an unchanged body or standing is never copied;
+//! [`reconstruct`] turns those rows back into whole versions.
 
 use std::str::FromStr;
 
@@ -44,14 +44,13 @@ impl FromStr for VersionKind {
     }
 }
 
-/// The columns every version stores whole.
+/// How a memory stood in a version, besides its texts and confidence.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Standing {
     pub memory_type: String,
     pub labels: Vec<String>,
     pub scope: String,
     pub source: Option<String>,
-    pub confidence: f64,
     pub state: NodeState,
     pub observed_at: Timestamp,
     pub valid_until: Option<Timestamp>,
@@ -72,7 +71,18 @@ impl Standing {
     }
 }
 
-/// A version row as stored: the texts only where this version replaced them.
+/// What a change replaced, each value as it was before the change; `None` where the change
+/// left it alone. The standing is replaced whole or not at all. A tombstone replaced
+/// everything, and the live node reads as a row that replaced everything too.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Replaced {
+    pub title: Option<String>,
+    pub body: Option<String>,
+    pub confidence: Option<f64>,
+    pub standing: Option<Standing>,
+}
+
+/// A version row as stored: only what this version's change replaced.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VersionRow {
     pub version: i64,
@@ -80,9 +90,7 @@ pub struct VersionRow {
     pub recorded_at: Timestamp,
     pub by: Option<String>,
     pub conflict_id: Option<Uuid>,
-    pub prev_title: Option<String>,
-    pub prev_body: Option<String>,
-    pub standing: Standing,
+    pub replaced: Replaced,
 }
 
 /// One whole version of a memory.
@@ -94,42 +102,91 @@ pub struct NodeVersion {
     pub recorded_at: Timestamp,
     pub by: Option<String>,
     pub conflict_id: Option<Uuid>,
-    /// The title and body this version had; a tombstone's are the last ones before the delete.
+    /// The values this version had; a tombstone's are the last ones before the delete.
     pub title: String,
     pub body: String,
+    pub confidence: f64,
     pub standing: Standing,
 }
 
-/// Whole versions from the rows of one node, oldest first, given the live title and body
+/// A memory's values at one version.
+#[derive(Debug, Clone)]
+struct Values {
+    title: String,
+    body: String,
+    confidence: f64,
+    standing: Standing,
+}
+
+impl Values {
+    /// The values of a row that replaced everything (the live node, a tombstone).
+    fn whole(r: Replaced) -> Option<Self> {
+        Some(Self {
+            title: r.title?,
+            body: r.body?,
+            confidence: r.confidence?,
+            standing: r.standing?,
+        })
+    }
+
+    /// The values before a change that replaced `r`.
+    fn before(&mut self, r: Replaced) {
+        if let Some(t) = r.title {
+            self.title = t;
+        }
+        if let Some(b) = r.body {
+            self.body = b;
+        }
+        if let Some(c) = r.confidence {
+            self.confidence = c;
+        }
+        if let Some(s) = r.standing {
+            self.standing = s;
+        }
+    }
+}
+
+/// Whole versions from the rows of one node, oldest first, given the live node's values
 /// (`None` once the node is deleted: the last tombstone holds them then). Walking back from
-/// the newest, each version has the texts in force until a later version replaced them.
+/// the newest, each version has the values in force until a later version replaced them.
+/// `Err` names what is missing when the rows cannot be whole (a live node or tombstone
+/// without all its values, a newest version that is neither live nor a tombstone).
 pub fn reconstruct(
     node_id: Uuid,
     mut rows: Vec<VersionRow>,
-    live: Option<(String, String)>,
-) -> Vec<NodeVersion> {
+    live: Option<Replaced>,
+) -> Result<Vec<NodeVersion>, String> {
     rows.sort_by_key(|r| r.version);
-    let (mut title, mut body) = live.unwrap_or_default();
+    let mut values = match live {
+        Some(r) => Some(
+            Values::whole(r)
+                .ok_or_else(|| format!("node {node_id}: the live row lacks a value"))?,
+        ),
+        None => None,
+    };
     let mut out = Vec::with_capacity(rows.len());
-    for row in rows.into_iter().rev() {
+    for mut row in rows.into_iter().rev() {
+        let replaced = std::mem::take(&mut row.replaced);
         if row.kind == VersionKind::Deleted {
-            // The node did not exist after this tombstone: its texts are what it deleted.
-            title = row.prev_title.clone().unwrap_or_default();
-            body = row.prev_body.clone().unwrap_or_default();
-            out.push(whole(node_id, row, &title, &body));
+            // The node did not exist after this tombstone: its values are what it deleted.
+            let deleted = Values::whole(replaced).ok_or_else(|| {
+                format!("node {node_id}: tombstone {} lacks a value", row.version)
+            })?;
+            out.push(whole(node_id, row, &deleted));
+            values = Some(deleted);
             continue;
         }
-        let (prev_title, prev_body) = (row.prev_title.clone(), row.prev_body.clone());
-        out.push(whole(node_id, row, &title, &body));
-        if let Some(t) = prev_title {
-            title = t;
-        }
-        if let Some(b) = prev_body {
-            body = b;
-        }
+        let now = values.as_mut().ok_or_else(|| {
+            format!(
+                "node {node_id}: version {} has no later values",
+                row.version
+            )
+        })?;
+        out.push(whole(node_id, row, now));
+        now.before(replaced);
     }
     out.reverse();
-    out
+    Ok(out)
 }
 
 /// The version concord held at system time `known`: the latest recorded by then; `None` when
@@ -155,7 +212,7 @@ impl NodeVersion {
             labels: s.labels.clone(),
             scope: s.scope.clone(),
             source: s.source.clone(),
-            confidence: s.confidence,
+            confidence: self.confidence,
             state: s.state,
             observed_at: s.observed_at,
             created_at,
@@ -167,7 +224,7 @@ impl NodeVersion {
     }
 }
 
-fn whole(node_id: Uuid, row: VersionRow, title: &str, body: &str) -> NodeVersion {
+fn whole(node_id: Uuid, row: VersionRow, values: &Values) -> NodeVersion {
     NodeVersion {
         node_id,
         version: row.version,
@@ -175,9 +232,10 @@ fn whole(node_id: Uuid, row: VersionRow, title: &str, body: &str) -> NodeVersion
         recorded_at: row.recorded_at,
         by: row.by,
         conflict_id: row.conflict_id,
-        title: title.to_owned(),
-        body: body.to_owned(),
-        standing: row.standing,
+        title: values.title.clone(),
+        body: values.body.clone(),
+        confidence: values.confidence,
+        standing: values.standing.clone(),
     }
 }
 
@@ -185,26 +243,36 @@ fn whole(node_id: Uuid, row: VersionRow, title: &str, body: &str) -> NodeVersion
 mod tests {
     use super::*;
 
-    fn row(version: i64, kind: VersionKind, prev: Option<(&str, &str)>) -> VersionRow {
+    fn standing(state: NodeState) -> Standing {
+        Standing {
+            memory_type: "fact".into(),
+            labels: vec![],
+            scope: "default".into(),
+            source: None,
+            state,
+            observed_at: Timestamp::default(),
+            valid_until: None,
+            corrected: false,
+        }
+    }
+
+    fn everything(t: &str, b: &str, c: f64, state: NodeState) -> Replaced {
+        Replaced {
+            title: Some(t.into()),
+            body: Some(b.into()),
+            confidence: Some(c),
+            standing: Some(standing(state)),
+        }
+    }
+
+    fn row(version: i64, kind: VersionKind, replaced: Replaced) -> VersionRow {
         VersionRow {
             version,
             kind,
             recorded_at: Timestamp::default(),
             by: None,
             conflict_id: None,
-            prev_title: prev.map(|p| p.0.to_owned()),
-            prev_body: prev.map(|p| p.1.to_owned()),
-            standing: Standing {
-                memory_type: "fact".into(),
-                labels: vec![],
-                scope: "default".into(),
-                source: None,
-                confidence: 0.8,
-                state: NodeState::Active,
-                observed_at: Timestamp::default(),
-                valid_until: None,
-                corrected: false,
-            },
+            replaced,
         }
     }
 
@@ -214,49 +282,90 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn each_version_has_the_texts_in_force_until_replaced() {
-        let id = Uuid::nil();
-        let mut body_only = row(3, VersionKind::Changed, None);
-        body_only.prev_body = Some("b2".into());
-        let rows = vec![
-            row(1, VersionKind::Created, None),
-            row(2, VersionKind::Changed, Some(("t1", "b1"))),
-            body_only,
-            row(4, VersionKind::Changed, None),
-        ];
-        let v = reconstruct(id, rows, Some(("t2".into(), "b3".into())));
-        let want = [("t1", "b1"), ("t2", "b2"), ("t2", "b3"), ("t2", "b3")];
-        let want: Vec<_> = want
-            .iter()
+    fn pairs(want: &[(&str, &str)]) -> Vec<(String, String)> {
+        want.iter()
             .map(|(t, b)| (t.to_string(), b.to_string()))
-            .collect();
-        assert_eq!(texts(&v), want);
+            .collect()
     }
 
     #[test]
-    fn a_tombstone_keeps_the_last_texts_and_a_restore_continues() {
+    fn each_version_has_the_values_in_force_until_replaced() {
         let id = Uuid::nil();
-        // Created, deleted, put back by a revert, and deleted again.
         let rows = vec![
-            row(1, VersionKind::Created, None),
-            row(2, VersionKind::Deleted, Some(("t", "b"))),
-            row(3, VersionKind::Created, None),
-            row(4, VersionKind::Changed, Some(("t", "b"))),
-            row(5, VersionKind::Deleted, Some(("t2", "b2"))),
+            row(1, VersionKind::Created, Replaced::default()),
+            row(
+                2,
+                VersionKind::Changed,
+                Replaced {
+                    title: Some("t1".into()),
+                    body: Some("b1".into()),
+                    confidence: Some(0.5),
+                    ..Replaced::default()
+                },
+            ),
+            row(
+                3,
+                VersionKind::Changed,
+                Replaced {
+                    body: Some("b2".into()),
+                    standing: Some(standing(NodeState::Active)),
+                    ..Replaced::default()
+                },
+            ),
+            row(4, VersionKind::Changed, Replaced::default()),
         ];
-        let v = reconstruct(id, rows, None);
-        let want = [
-            ("t", "b"),
-            ("t", "b"),
-            ("t", "b"),
-            ("t2", "b2"),
-            ("t2", "b2"),
+        let live = everything("t2", "b3", 0.9, NodeState::Dormant);
+        let v = reconstruct(id, rows, Some(live)).unwrap();
+        assert_eq!(
+            texts(&v),
+            pairs(&[("t1", "b1"), ("t2", "b2"), ("t2", "b3"), ("t2", "b3")])
+        );
+        let confidence: Vec<f64> = v.iter().map(|v| v.confidence).collect();
+        assert_eq!(confidence, [0.5, 0.9, 0.9, 0.9]);
+        let states: Vec<NodeState> = v.iter().map(|v| v.standing.state).collect();
+        let (a, d) = (NodeState::Active, NodeState::Dormant);
+        assert_eq!(states, [a, a, d, d]);
+    }
+
+    #[test]
+    fn a_tombstone_keeps_the_last_values_and_a_restore_continues() {
+        let id = Uuid::nil();
+        // Created, deleted, put back by a revert, changed, and deleted again.
+        let (a, d) = (NodeState::Active, NodeState::Dormant);
+        let rows = vec![
+            row(1, VersionKind::Created, Replaced::default()),
+            row(2, VersionKind::Deleted, everything("t", "b", 0.8, a)),
+            row(3, VersionKind::Created, Replaced::default()),
+            row(4, VersionKind::Changed, everything("t", "b", 0.8, a)),
+            row(5, VersionKind::Deleted, everything("t2", "b2", 0.6, d)),
         ];
-        let want: Vec<_> = want
-            .iter()
-            .map(|(t, b)| (t.to_string(), b.to_string()))
-            .collect();
-        assert_eq!(texts(&v), want);
+        let v = reconstruct(id, rows, None).unwrap();
+        assert_eq!(
+            texts(&v),
+            pairs(&[
+                ("t", "b"),
+                ("t", "b"),
+                ("t", "b"),
+                ("t2", "b2"),
+                ("t2", "b2")
+            ])
+        );
+        let states: Vec<NodeState> = v.iter().map(|v| v.standing.state).collect();
+        assert_eq!(states, [a, a, a, d, d]);
+    }
+
+    #[test]
+    fn rows_that_cannot_be_made_whole_are_an_error_not_a_guess() {
+        let id = Uuid::nil();
+        let created = || row(1, VersionKind::Created, Replaced::default());
+        // Neither live nor deleted: nothing says what the newest version held.
+        assert!(reconstruct(id, vec![created()], None).is_err());
+        let half = Replaced {
+            title: Some("t".into()),
+            ..Replaced::default()
+        };
+        assert!(reconstruct(id, vec![created()], Some(half.clone())).is_err());
+        let tombstone = row(2, VersionKind::Deleted, half);
+        assert!(reconstruct(id, vec![created(), tombstone], None).is_err());
     }
 }

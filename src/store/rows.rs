@@ -20,7 +20,7 @@
 //! packed rows by position (`sqlite/search.rs`); a test there holds it equal to [`candidate`].
 
 use super::StoreResult;
-use super::backend::{Cols, Sql, Ts};
+use super::backend::{Cols, Sql, SysTime, Ts};
 use super::{Candidate, Event, SourceStats, StoreError, StoredReport, StoredResponse};
 use crate::domain::FieldError;
 use crate::domain::conflict::{Conflict, hex};
@@ -34,7 +34,7 @@ use crate::domain::pre_image::{
 };
 use crate::domain::time;
 use crate::domain::valid_time::Validity;
-use crate::domain::version::{Standing, VersionKind, VersionRow};
+use crate::domain::version::{Replaced, Standing, VersionKind, VersionRow};
 use crate::store::Refusal;
 
 /// A node from columns named `{prefix}node_id`…; `None` when the (left-joined) node is absent.
@@ -65,38 +65,47 @@ pub fn node<D: Sql>(row: &D::Row, prefix: &'static str) -> StoreResult<Option<No
     }))
 }
 
-/// A `node_versions` row (or the live node read as version 0, see `versions.rs`), with its
-/// version number.
+/// A `node_versions` row (or the live node read as version 0 that replaced everything, see
+/// `versions.rs`), with its version number. The live row has no system time of its own.
 pub fn version_row<D: Sql>(row: &D::Row) -> StoreResult<(i64, VersionRow)> {
     let c = Cols::<D>::new(row);
     let version: i32 = c.get("version")?;
     let kind: String = c.get("kind")?;
-    let kind = match kind.as_str() {
-        "live" => VersionKind::Changed,
-        k => k
-            .parse()
-            .map_err(|e: String| StoreError::Failed(crate::store::Failure::Corrupt(e)))?,
+    let (kind, recorded_at) = match kind.as_str() {
+        "live" => (VersionKind::Changed, time::Timestamp::default()),
+        k => (
+            k.parse()
+                .map_err(|e: String| StoreError::Failed(crate::store::Failure::Corrupt(e)))?,
+            c.get::<SysTime>("recorded_at")?.0,
+        ),
+    };
+    // The standing is replaced whole or not at all, and its state is never null.
+    let standing = match c.opt_parse("prev_state")? {
+        None => None,
+        Some(state) => Some(Standing {
+            memory_type: c.get("prev_memory_type")?,
+            labels: c.json("prev_labels")?,
+            scope: c.get("prev_scope")?,
+            source: c.get("prev_source")?,
+            state,
+            observed_at: c.ts("prev_observed_at")?,
+            valid_until: c.opt_ts("prev_valid_until")?,
+            corrected: c.get("prev_corrected")?,
+        }),
     };
     Ok((
         i64::from(version),
         VersionRow {
             version: i64::from(version),
             kind,
-            recorded_at: c.ts("recorded_at")?,
+            recorded_at,
             by: c.get("by_whom")?,
             conflict_id: c.opt_id("conflict_id")?,
-            prev_title: c.get("prev_title")?,
-            prev_body: c.get("prev_body")?,
-            standing: Standing {
-                memory_type: c.get("memory_type")?,
-                labels: c.json("labels")?,
-                scope: c.get("scope")?,
-                source: c.get("source")?,
-                confidence: c.get("confidence")?,
-                state: c.parse("state")?,
-                observed_at: c.ts("observed_at")?,
-                valid_until: c.opt_ts("valid_until")?,
-                corrected: c.get("corrected")?,
+            replaced: Replaced {
+                title: c.get("prev_title")?,
+                body: c.get("prev_body")?,
+                confidence: c.get("prev_confidence")?,
+                standing,
             },
         },
     ))

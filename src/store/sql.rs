@@ -117,41 +117,69 @@ macro_rules! candidates_by_labels {
 pub(crate) use candidates_by_labels;
 
 /// The versions known at system time `$1` of the memories that held at valid time `$2`, one
-/// per memory, newest memory first (UUID v7 ids sort by time): for each, the latest version
-/// recorded by `$1` (found through the `(node_id, version)` key), unless it is a tombstone,
-/// then filtered as `GET /nodes` filters (`$3` state, `$4` memory type, `$5` label, keyset
-/// `$6`, limit `$7`), read as node rows: `updated_at` is when concord recorded the version,
-/// `created_at` its first. A version's title and body are those the next version that
-/// replaced them kept, else the live node's. The dialect supplies the label test on
-/// `v.labels`.
+/// per memory, newest memory first (UUID v7 ids sort by time), filtered as `GET /nodes`
+/// filters (`$3` state, `$4` memory type, `$5` label, keyset `$6`, limit `$7`) and read as
+/// node rows: `updated_at` is when concord recorded the version, `created_at` its first.
+///
+/// The walk goes over each memory's first version `f` in key order, so it stops at the page's
+/// end; `v` is the latest version recorded by `$1` (a key lookup walking back from the newest).
+/// A version's values are those the next version that replaced them kept (`prev_*`), else the
+/// live node's `n`: the standing comes whole from the first later version `s` that replaced
+/// it, the title, body and confidence each from the first later one that replaced that value.
+/// The dialect supplies the label test on `labels` and how a system time reads as a timestamp
+/// (`$sys_open` column `$sys_close`).
 macro_rules! list_known {
-    ($label_in_labels:literal) => {
+    ($label_in_labels:literal, $sys_open:literal, $sys_close:literal) => {
         concat!(
-            "select v.node_id, \
-               coalesce((select x.prev_title from node_versions x where x.node_id = v.node_id \
+            "select * from (select f.node_id, \
+               coalesce((select x.prev_title from node_versions x where x.node_id = f.node_id \
                    and x.version > v.version and x.prev_title is not null \
                    order by x.version limit 1), n.title) as title, \
-               coalesce((select x.prev_body from node_versions x where x.node_id = v.node_id \
+               coalesce((select x.prev_body from node_versions x where x.node_id = f.node_id \
                    and x.version > v.version and x.prev_body is not null \
                    order by x.version limit 1), n.body) as body, \
-               v.memory_type, v.labels, v.scope, v.source, v.confidence, v.state, \
-               v.observed_at, \
-               (select f.recorded_at from node_versions f where f.node_id = v.node_id \
-                   order by f.version limit 1) as created_at, \
-               v.recorded_at as updated_at, n.embedding_dim is not null as has_embedding, \
-               v.valid_until, v.corrected \
-             from node_versions v left join nodes n on n.node_id = v.node_id \
-             where v.recorded_at <= $1 \
-               and v.version = (select max(w.version) from node_versions w \
-                   where w.node_id = v.node_id and w.recorded_at <= $1) \
-               and v.kind <> 'deleted' and not v.corrected \
-               and v.observed_at <= $2 and (v.valid_until is null or $2 < v.valid_until) \
-               and ($3 is null or v.state = $3) \
-               and ($4 is null or v.memory_type = $4) \
+               case when s.node_id is null then n.memory_type else s.prev_memory_type end \
+                   as memory_type, \
+               case when s.node_id is null then n.labels else s.prev_labels end as labels, \
+               case when s.node_id is null then n.scope else s.prev_scope end as scope, \
+               case when s.node_id is null then n.source else s.prev_source end as source, \
+               coalesce((select x.prev_confidence from node_versions x \
+                   where x.node_id = f.node_id and x.version > v.version \
+                   and x.prev_confidence is not null order by x.version limit 1), \
+                   n.confidence) as confidence, \
+               case when s.node_id is null then n.state else s.prev_state end as state, \
+               case when s.node_id is null then n.observed_at else s.prev_observed_at end \
+                   as observed_at, ",
+            $sys_open,
+            "f.recorded_at",
+            $sys_close,
+            " as created_at, ",
+            $sys_open,
+            "v.recorded_at",
+            $sys_close,
+            " as updated_at, n.embedding_dim is not null as has_embedding, \
+               case when s.node_id is null then n.valid_until else s.prev_valid_until end \
+                   as valid_until, \
+               case when s.node_id is null then n.corrected else s.prev_corrected end \
+                   as corrected \
+             from node_versions f \
+             join node_versions v on v.node_id = f.node_id and v.version = \
+                 (select x.version from node_versions x where x.node_id = f.node_id \
+                     and x.recorded_at <= $1 order by x.version desc limit 1) \
+             left join node_versions s on s.node_id = f.node_id and s.version = \
+                 (select min(x.version) from node_versions x where x.node_id = f.node_id \
+                     and x.version > v.version and x.prev_state is not null) \
+             left join nodes n on n.node_id = f.node_id \
+             where f.version = 1 and f.recorded_at <= $1 and v.kind <> 'deleted' \
+               and ($6 is null or f.node_id < $6) \
+             order by f.node_id desc) known \
+             where not corrected \
+               and observed_at <= $2 and (valid_until is null or $2 < valid_until) \
+               and ($3 is null or state = $3) \
+               and ($4 is null or memory_type = $4) \
                and ($5 is null or ",
             $label_in_labels,
-            ") and ($6 is null or v.node_id < $6) \
-             order by v.node_id desc, v.version desc limit $7"
+            ") order by node_id desc limit $7"
         )
     };
 }

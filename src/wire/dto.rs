@@ -152,7 +152,7 @@ impl NodeVersionDto {
             labels: s.labels,
             scope: s.scope,
             source: s.source,
-            confidence: s.confidence,
+            confidence: v.confidence,
             state: NodeStateDto::from_domain(s.state),
             observed_at: time::format(&s.observed_at),
             valid_until: s.valid_until.as_ref().map(time::format),

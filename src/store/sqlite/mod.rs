@@ -474,8 +474,11 @@ impl Backend for SqliteStore {
                 or new_node_id in (select value from json_each($1))) \
          order by created_at, conflict_id";
     const LIST_RANKED: &'static str = search::LIST_RANKED;
-    const LIST_KNOWN: &'static str =
-        list_known!("exists (select 1 from json_each(v.labels) where value = $5)");
+    const LIST_KNOWN: &'static str = list_known!(
+        "exists (select 1 from json_each(labels) where value = $5)",
+        "strftime('%Y-%m-%dT%H:%M:%fZ', ",
+        " / 1000.0, 'unixepoch')"
+    );
     const CANDIDATES_BY_LABELS: &'static str = candidates_by_labels!(
         "label in (select value from json_each($1))",
         search::remembered!()
