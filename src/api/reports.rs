@@ -38,6 +38,13 @@ pub struct TopicCheckRequest {
     /// numeric mismatches above 0.7.
     #[schema(pattern = "^(strict|balanced|lenient)$")]
     pub sensitivity: Option<String>,
+    /// Valid time, RFC 3339: report on what held at this instant (default now).
+    #[schema(format = DateTime)]
+    pub as_of: Option<String>,
+    /// System time, RFC 3339, not in the future: report as concord knew the memories then
+    /// (default now).
+    #[schema(format = DateTime)]
+    pub known_at: Option<String>,
 }
 
 /// Two sources that contradict each other.
@@ -76,6 +83,14 @@ pub struct Report {
     pub summary: String,
     #[schema(format = DateTime)]
     pub created_at: String,
+    /// The valid time asked for; absent for a report about now.
+    #[schema(format = DateTime)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub as_of: Option<String>,
+    /// The system time asked for; absent for a report about now.
+    #[schema(format = DateTime)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub known_at: Option<String>,
 }
 
 impl From<report::Report> for Report {
@@ -101,12 +116,15 @@ impl From<report::Report> for Report {
             confidence: r.confidence,
             summary: r.summary,
             created_at: r.created_at,
+            as_of: r.as_of,
+            known_at: r.known_at,
         }
     }
 }
 
 /// Check a topic for conflicts: full-text search finds its nodes, every pair is judged, and
-/// the report is stored (see `GET /reports`). Nothing is queued.
+/// the report is stored (see `GET /reports`). Nothing is queued. With `as_of` or `known_at`,
+/// the report describes the memories that held at `as_of` as concord knew them at `known_at`.
 #[utoipa::path(
     post, path = "/conflicts/check", tag = "conflicts",
     request_body = TopicCheckRequest,
@@ -120,7 +138,8 @@ pub async fn check_topic(
     State(state): State<AppState>,
     AppJson(body): AppJson<TopicCheckRequest>,
 ) -> Result<Json<Report>, ApiError> {
-    let check = TopicCheck::parse(body.topic, body.labels, body.limit, body.sensitivity)
+    let at = (body.as_of.as_deref(), body.known_at.as_deref());
+    let check = TopicCheck::parse(body.topic, body.labels, body.limit, body.sensitivity, at)
         .map_err(ApiError::Validation)?;
     let report = report::check_topic(&state.services, check).await?;
     Ok(Json(report.into()))

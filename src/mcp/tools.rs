@@ -221,6 +221,11 @@ pub struct ReportArgs {
     pub labels: Option<Vec<String>>,
     /// How many memories to analyse, 2..50 (default 20).
     pub limit: Option<i64>,
+    /// Report on what held at this instant (RFC 3339, valid time). Default: now.
+    pub as_of: Option<String>,
+    /// Report as concord knew it at this instant (RFC 3339, system time, not in the future).
+    /// Default: now.
+    pub known_at: Option<String>,
 }
 
 /// Structured result of `remember`.
@@ -477,6 +482,7 @@ impl Concord {
             a.labels,
             a.limit,
             a.sensitivity.map(SensitivityArg::name),
+            (a.as_of.as_deref(), a.known_at.as_deref()),
         )
         .map_err(invalid)?;
         match report::check_topic(&self.state.services, check).await {

@@ -170,29 +170,34 @@ pub async fn recall(svc: &Services, q: RecallQuery) -> Result<Recall> {
     })
 }
 
-/// Recall as concord would have answered at `at.known` about what held at `at.valid`: the
-/// memories' texts and standing then, the conflicts pending then, and detection among them.
+/// Up to `limit` memories whose words at `at` contain every one of `tokens` and that carry one
+/// of `labels` (any when empty), that held at `at.valid` as concord knew them at `at.known`.
 /// Candidates are found by their current words in any state (a memory superseded since still
 /// answers for the time it held) and kept when the text they had then matches too; a memory
 /// deleted since is not found.
-async fn recall_at(svc: &Services, q: RecallQuery, at: PointInTime) -> Result<Recall> {
-    let store = &*svc.store;
-    let tokens = index_tokens("", &q.query);
+pub(crate) async fn memories_at(
+    svc: &Services,
+    tokens: &[String],
+    labels: &[String],
+    limit: usize,
+    at: PointInTime,
+) -> Result<Vec<Node>> {
     let mut found: Vec<Node> = Vec::new();
     for state in [NodeState::Active, NodeState::Dormant, NodeState::Archived] {
-        if tokens.is_empty() || found.len() >= q.limit {
+        if tokens.is_empty() || found.len() >= limit {
             break;
         }
-        let page = store
+        let page = svc
+            .store
             .list_nodes(NodeQuery {
-                tokens: Some(tokens.clone()),
+                tokens: Some(tokens.to_vec()),
                 state: Some(state),
                 limit: 200,
                 ..Default::default()
             })
             .await?;
         for current in page.items {
-            if found.len() >= q.limit {
+            if found.len() >= limit {
                 break;
             }
             let then = match nodes::get_at(svc, current.id, at).await {
@@ -202,12 +207,22 @@ async fn recall_at(svc: &Services, q: RecallQuery, at: PointInTime) -> Result<Re
             };
             let words: HashSet<String> =
                 index_tokens(&then.title, &then.body).into_iter().collect();
-            let labelled = q.labels.is_empty() || then.labels.iter().any(|l| q.labels.contains(l));
+            let labelled = labels.is_empty() || then.labels.iter().any(|l| labels.contains(l));
             if labelled && tokens.iter().all(|t| words.contains(t)) {
                 found.push(then);
             }
         }
     }
+    Ok(found)
+}
+
+/// Recall as concord would have answered at `at.known` about what held at `at.valid`: the
+/// memories' texts and standing then ([`memories_at`]), the conflicts pending then, and
+/// detection among them.
+async fn recall_at(svc: &Services, q: RecallQuery, at: PointInTime) -> Result<Recall> {
+    let store = &*svc.store;
+    let tokens = index_tokens("", &q.query);
+    let mut found = memories_at(svc, &tokens, &q.labels, q.limit, at).await?;
     // The conflicts that touched these memories, as they stood at `at.known`.
     let mut seen: HashSet<Uuid> = found.iter().map(|n| n.id).collect();
     let mut existing: HashSet<(Uuid, Uuid)> = HashSet::new();

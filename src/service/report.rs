@@ -14,8 +14,10 @@ use crate::domain::cursor::{Cursor, Page};
 use crate::domain::node::{Node, normalize_labels};
 use crate::domain::report as grade;
 use crate::domain::time;
+use crate::domain::valid_time::PointInTime;
 use crate::domain::validate::{Errors, FieldError};
 use crate::service::detect::{Probe, credibility_table, recommend_for};
+use crate::service::recall::memories_at;
 use crate::service::{Result, Services};
 use crate::store::{NodeQuery, SourceStats, Store, StoreResult, StoredReport};
 
@@ -25,18 +27,28 @@ pub struct TopicCheck {
     pub labels: Vec<String>,
     pub limit: usize,
     pub sensitivity: Sensitivity,
+    /// Report as of a point in time instead of now.
+    pub at: Option<PointInTime>,
 }
 
 impl TopicCheck {
     /// Validates a report request: topic 1..500 characters, limit 2..50 (default 20),
-    /// sensitivity `strict`, `balanced` (default) or `lenient`.
+    /// sensitivity `strict`, `balanced` (default) or `lenient`; `at` is `(as_of, known_at)` as
+    /// the client sent them.
     pub fn parse(
         topic: String,
         labels: Option<Vec<String>>,
         limit: Option<i64>,
         sensitivity: Option<String>,
+        at: (Option<&str>, Option<&str>),
     ) -> Result<Self, Vec<FieldError>> {
         let mut e = Errors::default();
+        let at = PointInTime::parse(at.0, at.1, time::now()).unwrap_or_else(|errs| {
+            for err in errs {
+                e.add(&err.pointer, err.detail);
+            }
+            None
+        });
         let topic = topic.trim().to_owned();
         if topic.is_empty() || topic.chars().count() > 500 {
             e.add("/topic", "must be 1..500 characters");
@@ -59,6 +71,7 @@ impl TopicCheck {
             labels,
             limit: limit as usize,
             sensitivity,
+            at,
         })
     }
 }
@@ -108,6 +121,12 @@ pub struct Report {
     pub confidence: &'static str,
     pub summary: String,
     pub created_at: String,
+    /// The valid time the report describes, when asked as of one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub as_of: Option<String>,
+    /// The system time the report describes, when asked as of one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub known_at: Option<String>,
 }
 
 fn memory(n: &Node) -> Memory<'_> {
@@ -199,7 +218,14 @@ pub(crate) fn source_of(n: &Node) -> ReportSource {
 /// Builds, stores and returns the report.
 pub async fn check_topic(svc: &Services, check: TopicCheck) -> Result<Report> {
     let (store, base) = (&*svc.store, svc.detector.config());
-    let mut nodes = search_active(store, &check.topic, &check.labels, check.limit).await?;
+    let mut nodes = match check.at {
+        None => search_active(store, &check.topic, &check.labels, check.limit).await?,
+        // What was known then about what held then; a memory that did not hold is no source.
+        Some(at) => {
+            let tokens = index_tokens("", &check.topic);
+            memories_at(svc, &tokens, &check.labels, check.limit, at).await?
+        }
+    };
     // Oldest observation first, so sources and claims read in order.
     nodes.sort_by_key(|n| (n.observed_at, n.id));
     let cfg = DetectConfig {
@@ -236,6 +262,8 @@ pub async fn check_topic(svc: &Services, check: TopicCheck) -> Result<Report> {
         sources: nodes.iter().map(source_of).collect(),
         conflicts,
         created_at: time::format(&now),
+        as_of: check.at.map(|a| time::format(&a.valid)),
+        known_at: check.at.map(|a| time::format(&a.known)),
     };
     store
         .save_report(StoredReport {

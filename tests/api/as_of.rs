@@ -1,5 +1,6 @@
 //! Reads at a point in time: `as_of` (valid time: what held then) and `known_at` (system
-//! time: what concord held then), alone or together, on `GET /nodes/{id}` and `GET /nodes`.
+//! time: what concord held then), alone or together, on `GET /nodes/{id}`, `GET /nodes`,
+//! `GET /recall` and the topic report (`POST /conflicts/check`).
 
 use std::time::Duration;
 
@@ -13,6 +14,7 @@ crate::on_both_databases!(
     bad_instants_and_future_system_times_are_422_and_before_anything_is_empty,
     recall_as_of_answers_with_what_held_and_the_conflicts_pending_then,
     a_timeline_chains_the_memories_that_superseded_one_another,
+    a_topic_report_as_of_describes_what_held_and_what_concord_knew_then,
 );
 
 /// An instant strictly between the writes before and after it.
@@ -334,4 +336,85 @@ async fn a_timeline_chains_the_memories_that_superseded_one_another(app: TestApp
     app.get("/nodes/01900000-0000-7000-8000-000000000000/timeline")
         .await
         .assert_problem(StatusCode::NOT_FOUND, "/problems/not-found");
+}
+
+/// `(source ids, as_of, known_at)` of a topic report about Bob.
+async fn reported(app: &TestApp, at: Value) -> (Vec<String>, Value, Value) {
+    let mut body = json!({"topic": "Bob"});
+    body.as_object_mut()
+        .unwrap()
+        .extend(at.as_object().unwrap().clone());
+    let r = app.post("/conflicts/check", body).await;
+    r.assert_status(StatusCode::OK);
+    let report = r.json();
+    let ids = report["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        report["sources_analyzed"].as_u64().unwrap() as usize,
+        report["sources"].as_array().unwrap().len()
+    );
+    (ids, report["as_of"].clone(), report["known_at"].clone())
+}
+
+async fn a_topic_report_as_of_describes_what_held_and_what_concord_knew_then(app: TestApp) {
+    // Arrange: York from January, then (later in system time) Leeds from March.
+    let york = app
+        .node_with(json!({"title": "Bob's home", "body": "Bob lives in York",
+                          "observed_at": "2026-01-01T00:00:00Z"}))
+        .await;
+    let before_leeds = instant().await;
+    let leeds = app
+        .node_with(json!({"title": "Bob's home", "body": "Bob moved to Leeds",
+                          "observed_at": "2026-03-01T00:00:00Z"}))
+        .await;
+    let (y, l) = (york["id"].as_str().unwrap(), leeds["id"].as_str().unwrap());
+
+    // Act / Assert: now, both are sources and the report names no instant.
+    let (mut now, as_of, known_at) = reported(&app, json!({})).await;
+    now.sort();
+    let mut both = vec![y.to_owned(), l.to_owned()];
+    both.sort();
+    assert_eq!(now, both);
+    assert_eq!((as_of, known_at), (Value::Null, Value::Null));
+    // Before Leeds was written, concord knew York alone.
+    let (ids, _, known_at) = reported(&app, json!({"known_at": before_leeds})).await;
+    assert_eq!(ids, vec![y.to_owned()]);
+    assert_eq!(known_at, json!(before_leeds));
+    // In February only York held; before anything, nothing did (a report, not an error).
+    let feb = "2026-02-01T00:00:00.000Z";
+    let (ids, as_of, _) = reported(&app, json!({"as_of": feb})).await;
+    assert_eq!((ids, as_of), (vec![y.to_owned()], json!(feb)));
+    let (ids, _, _) = reported(&app, json!({"as_of": "1999-01-01T00:00:00Z"})).await;
+    assert!(ids.is_empty());
+    // The stored report keeps the instants it described.
+    let stored = app.get("/reports?limit=1").await.json();
+    assert_eq!(
+        stored["items"][0]["as_of"],
+        json!("1999-01-01T00:00:00.000Z")
+    );
+    // Bad instants are 422 naming the field, and store no report.
+    let reports = app.get("/reports?limit=200").await.json()["items"]
+        .as_array()
+        .unwrap()
+        .len();
+    for (at, pointer) in [
+        (json!({"as_of": "yesterday"}), "/as_of"),
+        (json!({"known_at": "2999-01-01T00:00:00Z"}), "/known_at"),
+    ] {
+        let mut body = json!({"topic": "Bob"});
+        body.as_object_mut()
+            .unwrap()
+            .extend(at.as_object().unwrap().clone());
+        let r = app.post("/conflicts/check", body).await;
+        assert_eq!(r.pointers(), vec![pointer]);
+    }
+    let after = app.get("/reports?limit=200").await.json()["items"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(after, reports);
 }
