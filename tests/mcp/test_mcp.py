@@ -256,6 +256,10 @@ async def every_tool(client: Client, tag: str) -> None:
     check("conflicts" not in jan, f"nothing disputed then, as known now: {jan}")
     await invalid_params(client, "recall", {"query": "x", "as_of": "yesterday"})
     await invalid_params(client, "recall", {"query": "x", "known_at": "2999-01-01T00:00:00Z"})
+    then, _ = await call(client, "conflict_report", {"topic": f"{tag} cache", "as_of": "2026-01-15T00:00:00Z"})
+    check([x["id"] for x in then["sources"]] == [first["node"]["id"]], f"a report as of January: {then}")
+    check(then["as_of"] == "2026-01-15T00:00:00.000Z", f"the report names its instant: {then}")
+    await invalid_params(client, "conflict_report", {"topic": "x", "known_at": "2999-01-01T00:00:00Z"})
     line, text = await call(client, "memory_timeline", {"node_id": second["node"]["id"]})
     ids = [e["node"]["id"] for e in line["entries"]]
     check(ids == [first["node"]["id"], second["node"]["id"]], f"oldest first: {line}")

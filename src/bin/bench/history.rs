@@ -89,3 +89,30 @@ pub async fn size_without_versions(url: &str) -> anyhow::Result<Option<f64>> {
     }
     Ok(mib)
 }
+
+/// Turns a SQLite store back into one from before versions existed (migrations 9 and later
+/// undone: the version table and triggers dropped, the columns they added to `nodes`
+/// dropped), so a build from before versions serves the same memories.
+pub async fn undo_versions(url: &str) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        url.starts_with("sqlite:"),
+        "--before-bin needs the SQLite store"
+    );
+    let mut c = sqlx::SqliteConnection::connect(url).await?;
+    for sql in [
+        "drop trigger node_versions_insert",
+        "drop trigger node_versions_update",
+        "drop trigger node_versions_delete",
+        "drop table node_versions",
+        "alter table nodes drop column valid_until",
+        "alter table nodes drop column corrected",
+        "alter table nodes drop column changed_by",
+        "alter table nodes drop column changed_in",
+        "delete from _sqlx_migrations where version >= 9",
+        "vacuum",
+    ] {
+        sqlx::query(sql).execute(&mut c).await?;
+    }
+    c.close().await?;
+    Ok(())
+}

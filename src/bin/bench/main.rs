@@ -166,6 +166,11 @@ enum Cmd {
         changes: u64,
         #[arg(long, default_value_t = 2_000)]
         requests: u64,
+        /// Also time the current reads on this concord binary, a build from before versions
+        /// existed, on a copy of the same store with versions undone (SQLite only), right
+        /// after the current build in each run: the A/B of what versions cost current reads.
+        #[arg(long)]
+        before_bin: Option<PathBuf>,
     },
     /// Builds a template only (untimed), e.g. before timing with hyperfine.
     Preload {
@@ -385,7 +390,10 @@ async fn once(cmd: &Cmd, env: &Env, r: usize) -> anyhow::Result<Run> {
             }
         }
         Cmd::Reads {
-            changes, requests, ..
+            changes,
+            requests,
+            before_bin,
+            ..
         } => {
             let run_id = format!("{}_h{r}", std::process::id());
             let url = env.scratch(cmd.template(), &run_id).await?;
@@ -406,7 +414,7 @@ async fn once(cmd: &Cmd, env: &Env, r: usize) -> anyhow::Result<Run> {
             let mut t = Target {
                 addr: server.addr.clone(),
                 server: Some(server),
-                run_id,
+                run_id: run_id.clone(),
             };
             let now = concord::domain::time::format(&concord::domain::time::now());
             let as_of = format!("/nodes?limit=50&as_of={now}&known_at={known}");
@@ -422,6 +430,32 @@ async fn once(cmd: &Cmd, env: &Env, r: usize) -> anyhow::Result<Run> {
                 run.summaries.push(s);
             }
             run.rss = finish(&mut t, env).await?;
+            if let Some(bin) = before_bin {
+                let url = env
+                    .scratch(cmd.template(), &format!("{run_id}_before"))
+                    .await?;
+                history::undo_versions(&url).await?;
+                let server = server::Server::spawn(bin, &url, &c.server_log, c.cold).await?;
+                let mut t = Target {
+                    addr: server.addr.clone(),
+                    server: Some(server),
+                    run_id: format!("{run_id}_before"),
+                };
+                for (name, uri) in [
+                    (
+                        "before versions: current GET /nodes?limit=50",
+                        "/nodes?limit=50",
+                    ),
+                    (
+                        "before versions: current GET /recall?q=ledger",
+                        "/recall?q=ledger",
+                    ),
+                ] {
+                    let s = scenarios::get(&t.addr, c.clients, *requests, name, uri).await;
+                    run.summaries.push(s);
+                }
+                finish(&mut t, env).await?;
+            }
         }
         Cmd::List { requests, .. } => {
             let mut t = start(cmd, env, &format!("l{r}")).await?;
