@@ -116,6 +116,7 @@ pub async fn create_node(
     let written = nodes::remember(
         &state.services,
         body.into_input(),
+        None,
         q.detect.unwrap_or(true),
         sens,
         claim.get(),
@@ -243,7 +244,7 @@ pub async fn patch_node(
         observed_at: body.observed_at,
     })
     .map_err(ApiError::Validation)?;
-    let node = nodes::update(&state.services, id, patch).await?;
+    let node = nodes::update(&state.services, id, patch, None).await?;
     Ok(Json(NodeDto::from_domain(node)))
 }
 
@@ -262,7 +263,7 @@ pub async fn delete_node(
     State(state): State<AppState>,
     IdPath(id): IdPath,
 ) -> Result<StatusCode, ApiError> {
-    nodes::delete(&state.services, id).await?;
+    nodes::delete(&state.services, id, None).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

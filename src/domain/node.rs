@@ -106,6 +106,8 @@ pub struct NewNode {
     pub observed_at: Timestamp,
     pub created_at: Timestamp,
     pub embedding: Option<Vec<f32>>,
+    /// Who writes it (an API key's name, `mcp:<client>`): what its first version records.
+    pub changed_by: Option<String>,
 }
 
 impl NewNode {
@@ -146,6 +148,7 @@ impl NewNode {
             observed_at,
             created_at: now,
             embedding,
+            changed_by: None,
         })
     }
 
@@ -182,6 +185,8 @@ pub struct NodePatch {
     pub source: Option<Option<String>>,
     pub scope: Option<String>,
     pub observed_at: Option<Timestamp>,
+    /// Who makes the change: what its version records.
+    pub changed_by: Option<String>,
 }
 
 /// Raw patch fields; `source: Some(None)` means an explicit JSON null.
@@ -209,12 +214,17 @@ impl NodePatch {
             source: input.source.map(|s| parse_source(s, &mut e)),
             scope: input.scope.map(|s| parse_scope(&s, &mut e)),
             observed_at: input.observed_at.map(|t| parse_observed_at(&t, &mut e)),
+            changed_by: None,
         };
         e.finish(patch)
     }
 
+    /// Whether the patch names no field to change (who would make it does not count).
     pub fn is_empty(&self) -> bool {
-        *self == Self::default()
+        Self {
+            changed_by: None,
+            ..self.clone()
+        } == Self::default()
     }
 
     /// Applies the patch to a node read inside the same transaction, and says whether it

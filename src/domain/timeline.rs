@@ -106,6 +106,7 @@ mod tests {
             observed_at: at,
             created_at: at,
             embedding: None,
+            changed_by: None,
         }
         .to_node();
         n.observed_at = at;

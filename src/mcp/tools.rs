@@ -251,8 +251,9 @@ struct Listed {
     next_cursor: Option<String>,
 }
 
-/// `mcp:<client name>`, within the 200 characters `resolved_by` allows.
-fn resolved_by(ctx: &RequestContext<RoleServer>) -> String {
+/// `mcp:<client name>`, within the 200 characters `resolved_by` allows: who a tool's writes
+/// and decisions are recorded as made by.
+fn client_name(ctx: &RequestContext<RoleServer>) -> String {
     let name = ctx
         .client_info()
         .map(|i| i.name)
@@ -274,7 +275,11 @@ impl Concord {
     #[tool(
         description = "Store a fact in long-term memory. It is checked against the stored memories of the same scope and kind first: if it contradicts one, the result lists each conflict with both texts and a recommended resolution, and the conflict is queued for review (resolve it with `resolve_conflict`, after asking the user when the recommendation is `escalate-to-user`). Store one self-contained fact per call."
     )]
-    async fn remember(&self, Parameters(a): Parameters<RememberArgs>) -> ToolResult {
+    async fn remember(
+        &self,
+        Parameters(a): Parameters<RememberArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> ToolResult {
         let input = NodeInput {
             title: Some(a.title),
             body: Some(a.body),
@@ -287,8 +292,9 @@ impl Concord {
             observed_at: a.observed_at,
             embedding: None,
         };
+        let by = Some(client_name(&ctx));
         let (node, queued) =
-            match nodes::remember(&self.state.services, input, true, None, None).await {
+            match nodes::remember(&self.state.services, input, by, true, None, None).await {
                 Ok(written) => written,
                 Err(e) => return failed(e),
             };
@@ -434,7 +440,7 @@ impl Concord {
             conflict_id: a.conflict_id,
             resolution: a.resolution.name().to_owned(),
             merged_content: a.merged_content,
-            resolved_by: Some(resolved_by(&ctx)),
+            resolved_by: Some(client_name(&ctx)),
             note: a.note,
             reason: a.reason.map(|r| r.as_str().to_owned()),
         };

@@ -49,15 +49,18 @@ impl Hit {
 
 /// Validates and stores a node, with the conflicts detection finds (unless `detect` is
 /// false) in the same transaction, and wakes waiters when any was queued. With a claimed key
-/// its reply ([`replies::node_written`]) commits in that transaction.
+/// its reply ([`replies::node_written`]) commits in that transaction. `by` is who writes it
+/// (its first version records it).
 pub async fn remember(
     svc: &Services,
     input: NodeInput,
+    by: Option<String>,
     detect: bool,
     sensitivity: Option<Sensitivity>,
     claim: Option<&Claim>,
 ) -> Result<(Node, Vec<Conflict>)> {
-    let node = NewNode::parse(input, time::now()).map_err(Error::Invalid)?;
+    let mut node = NewNode::parse(input, time::now()).map_err(Error::Invalid)?;
+    node.changed_by = by;
     let store = &*svc.store;
     let write = |node, found| async move {
         match claim {
@@ -242,14 +245,22 @@ pub async fn version(svc: &Services, id: Uuid, version: i64) -> Result<NodeVersi
         .ok_or(Error::NotFound("version"))
 }
 
-/// Changes a node (the patch is parsed by the caller: `NodePatch::parse`).
-pub async fn update(svc: &Services, id: Uuid, patch: NodePatch) -> Result<Node> {
+/// Changes a node (the patch is parsed by the caller: `NodePatch::parse`); `by` is who does
+/// (its version records it).
+pub async fn update(
+    svc: &Services,
+    id: Uuid,
+    mut patch: NodePatch,
+    by: Option<String>,
+) -> Result<Node> {
+    patch.changed_by = by;
     Ok(svc.store.update_node(id, patch).await?)
 }
 
-/// Deletes a node with its edges and the pending conflicts it is the old side of.
-pub async fn delete(svc: &Services, id: Uuid) -> Result<()> {
-    Ok(svc.store.delete_node(id).await?)
+/// Deletes a node with its edges and the pending conflicts it is the old side of; `by` is who
+/// does (its tombstone version records it).
+pub async fn delete(svc: &Services, id: Uuid, by: Option<&str>) -> Result<()> {
+    Ok(svc.store.delete_node(id, by).await?)
 }
 
 /// A page of nodes, newest first, or ranked by the full-text query's index tokens.

@@ -325,7 +325,8 @@ pub trait Store: Send + Sync + 'static {
     async fn get_node(&self, id: Uuid) -> StoreResult<Node>;
     async fn get_node_with_embedding(&self, id: Uuid) -> StoreResult<(Node, Option<Vec<f32>>)>;
     async fn update_node(&self, id: Uuid, patch: NodePatch) -> StoreResult<Node>;
-    async fn delete_node(&self, id: Uuid) -> StoreResult<()>;
+    /// Deletes a node; `by` is who did (what its tombstone version records).
+    async fn delete_node(&self, id: Uuid, by: Option<&str>) -> StoreResult<()>;
     async fn list_nodes(&self, query: NodeQuery) -> StoreResult<Page<Node>>;
     /// Dimension every embedding in the store has, if any is stored.
     async fn embedding_dim(&self) -> StoreResult<Option<usize>>;
@@ -548,8 +549,8 @@ impl<B: Backend> Store for B {
         unit_of_work(self, || units::nodes::update(self, id, patch.clone())).await
     }
 
-    async fn delete_node(&self, id: Uuid) -> StoreResult<()> {
-        unit_of_work(self, || units::nodes::delete(self, id)).await
+    async fn delete_node(&self, id: Uuid, by: Option<&str>) -> StoreResult<()> {
+        unit_of_work(self, || units::nodes::delete(self, id, by)).await
     }
 
     async fn list_nodes(&self, query: NodeQuery) -> StoreResult<Page<Node>> {

@@ -38,6 +38,14 @@ pub struct Change {
 }
 
 impl Change {
+    /// The write of a new node, by whoever it names.
+    pub fn written(node: &NewNode) -> Self {
+        Self {
+            by: node.changed_by.clone(),
+            conflict: None,
+        }
+    }
+
     /// A change made within a conflict's resolution or revert.
     pub fn in_conflict(conflict: Uuid, by: Option<&str>) -> Self {
         Self {

@@ -58,7 +58,7 @@ pub fn node_write(
         params: INSERT_NODE_PARAMS + found.len() * QUEUE_DETECTED_PARAMS,
         returns_rows: !found.is_empty(),
         bind: Box::new(move |q| {
-            let q = bind_insert::<SqliteStore>(q, &node, &tokens, None, &Change::default());
+            let q = bind_insert::<SqliteStore>(q, &node, &tokens, None, &Change::written(&node));
             found.iter().fold(q, bind_detected)
         }),
     }

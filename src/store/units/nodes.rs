@@ -36,7 +36,7 @@ pub async fn create_many<B: Backend>(store: &B, nodes: &[NewNode]) -> StoreResul
             node,
             tokens,
             embedding.as_deref(),
-            &Change::default(),
+            &Change::written(node),
         )
         .await?;
     }
@@ -99,7 +99,7 @@ async fn write_tokenised<B: Backend>(
         &node,
         &tokens,
         embedding.as_deref(),
-        &Change::default(),
+        &Change::written(&node),
     )
     .await?;
     // Every old node at once, in id order, not one by one as the conflicts are written; for
@@ -152,7 +152,7 @@ pub async fn update<B: Backend>(store: &B, id: Uuid, patch: NodePatch) -> StoreR
     B::query(
         "update nodes set title = $2, body = $3, labels = $4, confidence = $5, state = $6, \
          source = $7, scope = $8, observed_at = $9, updated_at = $10, search_tokens = $11, \
-         changed_by = null, changed_in = null where node_id = $1",
+         changed_by = $12, changed_in = null where node_id = $1",
     )
     .arg(Id(id))
     .arg(&node.title)
@@ -165,6 +165,7 @@ pub async fn update<B: Backend>(store: &B, id: Uuid, patch: NodePatch) -> StoreR
     .arg(Ts(node.observed_at))
     .arg(Ts(node.updated_at))
     .arg(tokens)
+    .arg(&patch.changed_by)
     .run(&mut tx)
     .await?;
     let mut nodes = vec![node];
@@ -173,9 +174,13 @@ pub async fn update<B: Backend>(store: &B, id: Uuid, patch: NodePatch) -> StoreR
     Ok(nodes.remove(0))
 }
 
-pub async fn delete<B: Backend>(store: &B, id: Uuid) -> StoreResult<()> {
+pub async fn delete<B: Backend>(store: &B, id: Uuid, by: Option<&str>) -> StoreResult<()> {
     let mut tx = store.write().await?;
-    delete_in::<B>(&mut tx, id, &Change::default()).await?;
+    let change = Change {
+        by: by.map(str::to_owned),
+        conflict: None,
+    };
+    delete_in::<B>(&mut tx, id, &change).await?;
     B::commit(tx).await?;
     Ok(())
 }
