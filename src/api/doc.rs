@@ -1,7 +1,9 @@
 //! What the OpenAPI document states beyond what the derives can say, applied once to the
 //! generated document: rules that span fields (one of `new_node_id` / `new_content`,
-//! `merged_content` only with `merge`), the NUL rule on every text field of a request body
-//! and every free-text query parameter, label items, and the links between operations that let a client (or a stateful fuzzer) go
+//! `merged_content` only with `merge`, `reason` only with a side kept), the 422s that depend
+//! on stored state (a cursor not issued, an id naming no node, another embedding dimension),
+//! the NUL rule on every text field of a request body and every free-text query parameter,
+//! label items, and the links between operations that let a client (or a stateful fuzzer) go
 //! from a created node to its conflicts, their resolution and its revert.
 
 use serde_json::{Value, json};
@@ -32,6 +34,7 @@ pub fn refine(doc: &utoipa::openapi::OpenApi) -> Value {
         for op in paths.values_mut().filter_map(Value::as_object_mut) {
             for op in op.values_mut() {
                 query_text_rules(op);
+                state_dependent_rejections(op);
                 describe_responses(op);
             }
         }
@@ -128,15 +131,79 @@ fn one_new_side(schema: &mut Value) {
     ]);
 }
 
-/// Resolution: `merged_content` is allowed with `merge` only.
+/// Resolution: `merged_content` is allowed with `merge` only, `reason` with `new_is_current`
+/// (either) and `old_is_current` (only `correction`: the new memory never held) only.
 fn merged_content_only_with_merge(schema: &mut Value) {
     schema["oneOf"] = json!([
-        {"properties": {"resolution": {"const": "merge"}}},
+        {"properties": {"resolution": {"const": "merge"}, "reason": {"type": "null"}}},
         {"properties": {
-            "resolution": {"enum": ["new_is_current", "old_is_current", "keep_both"]},
+            "resolution": {"const": "new_is_current"},
             "merged_content": {"type": "null"},
         }},
+        {"properties": {
+            "resolution": {"const": "old_is_current"},
+            "merged_content": {"type": "null"},
+            "reason": {"enum": ["correction", null]},
+        }},
+        {"properties": {
+            "resolution": {"const": "keep_both"},
+            "merged_content": {"type": "null"},
+            "reason": {"type": "null"},
+        }},
     ]);
+}
+
+/// The 422s no schema can rule out, because they depend on what the store holds (or on the
+/// clock): a `cursor` this list did not issue, an id in the body that names no node, an
+/// embedding whose dimension differs from the stored ones, a `known_at` in the future. Each operation that has one declares it as its
+/// own 422 response; `x-state-dependent` lists the pointers such a refusal names, so a
+/// client (or a fuzzer, `scripts/fuzz_seed.py`) can tell it from a refusal of the request's
+/// shape, which the schema states.
+fn state_dependent_rejections(op: &mut Value) {
+    let mut pointers = Vec::new();
+    let mut reasons = Vec::new();
+    let has_query = |name: &str| {
+        op["parameters"]
+            .as_array()
+            .is_some_and(|ps| ps.iter().any(|p| p["in"] == "query" && p["name"] == name))
+    };
+    if has_query("cursor") {
+        pointers.push("/cursor");
+        reasons.push("`cursor` is not one this list issued (send back a `next_cursor`)");
+    }
+    if has_query("known_at") {
+        // The bound moves with the clock: no schema can state it.
+        pointers.push("/known_at");
+        reasons.push("`known_at` is later than the server's clock");
+    }
+    match op["operationId"].as_str() {
+        Some("create_node") => {
+            pointers.push("/embedding");
+            reasons.push("`embedding` has another dimension than the embeddings stored already");
+        }
+        Some("create_conflict") => {
+            pointers.extend(["/old_node_id", "/new_node_id"]);
+            reasons.push("`old_node_id` or `new_node_id` names no node");
+        }
+        Some("create_edge") => {
+            pointers.extend(["/source_id", "/target_id"]);
+            reasons.push("`source_id` or `target_id` names no node");
+        }
+        _ => {}
+    }
+    if pointers.is_empty() {
+        return;
+    }
+    op["responses"]["422"] = json!({
+        "description": format!(
+            "Invalid (a problem document with `errors`), also when {}",
+            reasons.join("; or when ")
+        ),
+        "x-state-dependent": pointers,
+        "content": {"application/problem+json": {
+            "schema": {"$ref": "#/components/schemas/Problem"},
+        }},
+    });
 }
 
 /// Links: a created node leads to its reads, its edges, a conflict about it and the
