@@ -39,9 +39,9 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .with_legacy_session_mode(true)
         .disable_allowed_hosts();
     let token = config.cancellation_token.clone();
-    let services = state.services.clone();
+    let shutting_down = state.services.shutting_down();
     tokio::spawn(async move {
-        services.shutting_down().await;
+        shutting_down.await;
         token.cancel();
     });
     let server = Concord::new(state.clone());
