@@ -116,6 +116,8 @@ impl SessionManager for Bounded {
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
         let closed = self.inner.close_session(id).await;
         self.slots.closed(id);
+        // A closed session's buffers are free now; an expiry sweep frees thousands at once.
+        crate::memory::return_freed_soon();
         Ok(closed?)
     }
 
