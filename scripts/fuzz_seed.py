@@ -25,6 +25,10 @@ NODES = 40
 DELETABLE = 30
 CONFLICTS = 60
 PROBABILITY = 0.85
+# A memory's history outlives it by design (the document says so on both operations): a
+# deleted node's versions answer 200, which `use_after_free` would take for a resource still
+# served after its DELETE. Every other read of a deleted node stays under that check.
+KEPT_AFTER_DELETE = ["get_version", "list_versions"]
 # schemathesis's default expected statuses for positive_data_acceptance.
 POSITIVE_EXPECTED = ["2xx", "3xx", "401", "403", "404", "409", "429", "5xx"]
 
@@ -160,11 +164,13 @@ def seed(base, out, spec_in, spec_out, seed_value):
         if "x-state-dependent" in op.get("responses", {}).get("422", {})
     )
     params_of = dict(operations)
-    for op in sorted(set(params_of) | set(state_dependent)):
+    for op in sorted(set(params_of) | set(state_dependent) | set(KEPT_AFTER_DELETE)):
         lines += ["", "[[operations]]", f'include-operation-id = "{op}"']
         if op in params_of:
             lines.append("[operations.parameters]")
             lines += [f'"{k}" = {bind(v)}' for k, v in params_of[op].items()]
+        if op in KEPT_AFTER_DELETE:
+            lines += ["[operations.checks.use_after_free]", "enabled = false"]
         if op in state_dependent:
             statuses = ", ".join(f'"{s}"' for s in POSITIVE_EXPECTED + ["422"])
             lines += [
