@@ -66,3 +66,33 @@ pub fn on_worker_park() {
         hook();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static RUNS: AtomicU64 = AtomicU64::new(0);
+
+    fn count() {
+        RUNS.fetch_add(1, Ordering::SeqCst);
+    }
+
+    #[test]
+    fn a_worker_runs_the_hook_once_per_request_and_never_unasked() {
+        set_return_hook(count);
+        // Nothing requested yet: parking costs a load and runs nothing.
+        on_worker_park();
+        assert_eq!(RUNS.load(Ordering::SeqCst), 0);
+        REQUESTED.fetch_add(1, Ordering::AcqRel);
+        on_worker_park();
+        on_worker_park();
+        assert_eq!(
+            RUNS.load(Ordering::SeqCst),
+            1,
+            "one run per request per thread"
+        );
+        // Another thread has not run it yet.
+        std::thread::spawn(on_worker_park).join().unwrap();
+        assert_eq!(RUNS.load(Ordering::SeqCst), 2);
+    }
+}
