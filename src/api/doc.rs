@@ -30,11 +30,23 @@ pub fn refine(doc: &utoipa::openapi::OpenApi) -> Value {
             merged_content_only_with_merge(&mut schemas[name]);
         }
     }
+    // Request bodies that carry a `known_at`, bounded by the clock like the query parameter.
+    let clock_bound: Vec<String> = doc["components"]["schemas"]
+        .as_object()
+        .map(|schemas| {
+            let with_known_at = schemas
+                .iter()
+                .filter(|(_, s)| s["properties"].get("known_at").is_some());
+            with_known_at
+                .map(|(name, _)| format!("#/components/schemas/{name}"))
+                .collect()
+        })
+        .unwrap_or_default();
     if let Some(paths) = doc["paths"].as_object_mut() {
         for op in paths.values_mut().filter_map(Value::as_object_mut) {
             for op in op.values_mut() {
                 query_text_rules(op);
-                state_dependent_rejections(op);
+                state_dependent_rejections(op, &clock_bound);
                 describe_responses(op);
             }
         }
@@ -155,11 +167,12 @@ fn merged_content_only_with_merge(schema: &mut Value) {
 
 /// The 422s no schema can rule out, because they depend on what the store holds (or on the
 /// clock): a `cursor` this list did not issue, an id in the body that names no node, an
-/// embedding whose dimension differs from the stored ones, a `known_at` in the future. Each operation that has one declares it as its
+/// embedding whose dimension differs from the stored ones, a `known_at` in the future (a query
+/// parameter, or a field of a body schema in `clock_bound`). Each operation that has one declares it as its
 /// own 422 response; `x-state-dependent` lists the pointers such a refusal names, so a
 /// client (or a fuzzer, `scripts/fuzz_seed.py`) can tell it from a refusal of the request's
 /// shape, which the schema states.
-fn state_dependent_rejections(op: &mut Value) {
+fn state_dependent_rejections(op: &mut Value, clock_bound: &[String]) {
     let mut pointers = Vec::new();
     let mut reasons = Vec::new();
     let has_query = |name: &str| {
@@ -171,7 +184,8 @@ fn state_dependent_rejections(op: &mut Value) {
         pointers.push("/cursor");
         reasons.push("`cursor` is not one this list issued (send back a `next_cursor`)");
     }
-    if has_query("known_at") {
+    let body = op["requestBody"]["content"]["application/json"]["schema"]["$ref"].as_str();
+    if has_query("known_at") || body.is_some_and(|r| clock_bound.iter().any(|b| b == r)) {
         // The bound moves with the clock: no schema can state it.
         pointers.push("/known_at");
         reasons.push("`known_at` is later than the server's clock");
@@ -286,5 +300,30 @@ fn links(doc: &mut Value) {
             .pointer_mut(&pointer)
             .unwrap_or_else(|| panic!("no response documented at {pointer}"));
         response["links"] = links;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_known_at_in_a_body_is_declared_as_bounded_by_the_clock() {
+        let topic = "#/components/schemas/TopicCheckRequest".to_owned();
+        let mut op = json!({
+            "operationId": "check_topic",
+            "requestBody": {"content": {"application/json": {"schema": {"$ref": topic}}}},
+            "responses": {},
+        });
+        state_dependent_rejections(&mut op, std::slice::from_ref(&topic));
+        assert_eq!(
+            op["responses"]["422"]["x-state-dependent"],
+            json!(["/known_at"])
+        );
+        // A body without one declares nothing.
+        let mut other = op.clone();
+        other["responses"] = json!({});
+        state_dependent_rejections(&mut other, &[]);
+        assert!(other["responses"].get("422").is_none());
     }
 }
