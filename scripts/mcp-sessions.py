@@ -4,14 +4,15 @@
 Starts the given binary on a scratch SQLite database with a small idle expiry, sends
 `--sessions` `initialize` requests of one protocol revision (16 at a time, none closed),
 counts the answers (200 with `Mcp-Session-Id`, 503 `/problems/mcp-sessions-full`), and prints
-the server's RSS before, right after, and once the idle sessions have expired; then opens the
-same number again, to check that new sessions are accepted and that memory is reused rather
-than grown (the allocator keeps freed pages for reuse, so RSS need not fall after expiry, but
-it is bounded by the cap, not by how many sessions were ever opened). Revision 2026-07-28 opens no session (stateless).
-See docs/reliability.md.
+the server's RSS before, right after, and once the idle sessions have expired (the server
+hands the expired sessions' memory back to the OS then); then opens the same number again, to
+check that new sessions are accepted and that memory stays bounded by the cap, not by how many
+sessions were ever opened. Revision 2026-07-28 opens no session (stateless). All requests come
+from one address, so `--mcp-client-share` (default 25 %) bounds them first: `--client-share
+100` measures the whole cap. See docs/reliability.md.
 
     scripts/mcp-sessions.py BIN [--sessions 20000] [--max-sessions 4096] [--idle-secs 30]
-                                [--revision 2025-11-25]
+                                [--revision 2025-11-25] [--client-share PERCENT]
 """
 import argparse
 import concurrent.futures
@@ -77,7 +78,9 @@ def main():
     ap.add_argument("--max-sessions", type=int, default=4096)
     ap.add_argument("--idle-secs", type=int, default=30)
     ap.add_argument("--revision", default="2025-11-25")
+    ap.add_argument("--client-share", type=int, help="--mcp-client-share (server default if unset)")
     args = ap.parse_args()
+    share = [] if args.client_share is None else ["--mcp-client-share", str(args.client_share)]
 
     work = tempfile.mkdtemp()
     s = socket.socket()
@@ -87,7 +90,7 @@ def main():
     server = subprocess.Popen(
         [args.bin, "serve", "--database-url", f"sqlite://{work}/mcp.db",
          "--bind", f"127.0.0.1:{port}", "--mcp-max-sessions", str(args.max_sessions),
-         "--mcp-session-idle-secs", str(args.idle_secs), "--max-in-flight", "4096"],
+         "--mcp-session-idle-secs", str(args.idle_secs), "--max-in-flight", "4096", *share],
         env={**os.environ, "CONCORD_LOG": "warn"},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )

@@ -52,6 +52,7 @@ pub enum Command {
         mut_arg("max_connections", |a| a.hide(true)),
         mut_arg("allowed_hosts", |a| a.hide(true)),
         mut_arg("mcp_max_sessions", |a| a.hide(true)),
+        mut_arg("mcp_client_share", |a| a.hide(true)),
         mut_arg("mcp_session_idle_secs", |a| a.hide(true))
     )]
     Mcp(Settings),
@@ -163,6 +164,13 @@ pub struct Settings {
     #[arg(long, env = "CONCORD_MCP_MAX_SESSIONS", default_value_t = 4096,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub mcp_max_sessions: u32,
+    /// Percent of `--mcp-max-sessions` one client (a peer IP address) may hold open at once
+    /// (at least one session); past it that client's `initialize` is refused with 503
+    /// `/problems/mcp-client-sessions-full` and `Retry-After` while others still get sessions.
+    /// Clients behind one proxy share an address, and so a share: raise it there.
+    #[arg(long, env = "CONCORD_MCP_CLIENT_SHARE", default_value_t = 25,
+          value_parser = clap::value_parser!(u8).range(1..=100))]
+    pub mcp_client_share: u8,
     /// Seconds an MCP session may stay without a request before it is closed.
     #[arg(long, env = "CONCORD_MCP_SESSION_IDLE_SECS", default_value_t = 300,
           value_parser = clap::value_parser!(u64).range(1..=86_400))]
@@ -306,8 +314,17 @@ impl Settings {
             max_connections: None,
             allowed_hosts: Vec::new(),
             mcp_max_sessions: 4096,
+            mcp_client_share: 25,
             mcp_session_idle_secs: 300,
         }
+    }
+
+    /// MCP sessions one client may hold: its share of the cap, rounded up, at least one.
+    pub fn mcp_sessions_per_client(&self) -> usize {
+        let cap = self.mcp_max_sessions as usize;
+        (cap * usize::from(self.mcp_client_share))
+            .div_ceil(100)
+            .max(1)
     }
 
     /// The server loop's guards against idle and slow connections.

@@ -12,6 +12,7 @@ pub mod api;
 pub mod config;
 pub mod domain;
 pub mod mcp;
+pub mod memory;
 pub mod server;
 pub mod service;
 pub mod state;

@@ -18,8 +18,28 @@ mod eval;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+unsafe extern "C" {
+    /// mimalloc's own: frees this thread's empty pages and, with `force`, purges the free
+    /// memory of every arena (hands it back to the OS). Linked from the allocator's library.
+    fn mi_collect(force: bool);
+}
+
+/// Returns the calling thread's free pages, and all purgeable arena memory, to the OS.
+fn return_free_memory() {
+    // SAFETY: mi_collect takes no pointers and may be called from any thread at any time.
+    unsafe { mi_collect(true) }
+}
+
+fn main() -> anyhow::Result<()> {
+    concord::memory::set_return_hook(return_free_memory);
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .on_thread_park(concord::memory::on_worker_park)
+        .build()?
+        .block_on(run())
+}
+
+async fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Serve(settings) => serve(settings).await,

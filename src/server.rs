@@ -159,10 +159,10 @@ pub async fn serve(
     let mut shutdown = pin!(shutdown);
     let mut next_id = 0u64;
     loop {
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             _ = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 Err(e) => {
                     // Out of descriptors or a connection reset before accept: not fatal.
                     tracing::warn!(error = %e, "accept failed");
@@ -179,7 +179,7 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         tokio::spawn(serve_connection(
-            stream,
+            (stream, peer),
             app.clone(),
             limits.header_read_timeout,
             conn,
@@ -196,7 +196,7 @@ pub async fn serve(
 }
 
 async fn serve_connection(
-    stream: tokio::net::TcpStream,
+    (stream, peer): (tokio::net::TcpStream, std::net::SocketAddr),
     app: Router,
     header_read_timeout: Duration,
     conn: Arc<Conn>,
@@ -207,8 +207,12 @@ async fn serve_connection(
     let service = tower::service_fn(move |req: Request<Incoming>| {
         let guard = BusyGuard::enter(tracked.clone());
         let app = app.clone();
+        let mut req = req.map(Body::new);
+        // The peer, for what is counted per client (MCP sessions).
+        req.extensions_mut()
+            .insert(axum::extract::ConnectInfo(peer));
         async move {
-            let res = app.oneshot(req.map(Body::new)).await?;
+            let res = app.oneshot(req).await?;
             Ok::<_, Infallible>(res.map(|body| {
                 Body::new(Tracked {
                     body,

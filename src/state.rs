@@ -1,7 +1,8 @@
 //! What every front door (REST handlers, MCP tools) is given: the use cases and the settings.
 //! The composition root builds it once per process ([`AppState::new`]).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use crate::config::Settings;
@@ -37,7 +38,10 @@ impl AppState {
                 Arc::clone(&detector),
                 Arc::clone(&notifier),
             ),
-            mcp_sessions: Arc::new(SessionSlots::new(settings.mcp_max_sessions as usize)),
+            mcp_sessions: Arc::new(SessionSlots::new(
+                settings.mcp_max_sessions as usize,
+                settings.mcp_sessions_per_client(),
+            )),
             settings: Arc::new(settings),
             store,
             notifier,
@@ -46,37 +50,83 @@ impl AppState {
     }
 }
 
-/// The count of open MCP sessions against their cap. A slot is reserved before a session is
-/// created (so concurrent `initialize` calls cannot overshoot the cap) and becomes the
-/// session's once it exists; it is freed when the session closes (DELETE, idle expiry,
-/// shutdown).
+/// The count of open MCP sessions against their cap, in all and per client. A slot is reserved
+/// before a session is created (so concurrent `initialize` calls cannot overshoot the cap) and
+/// becomes the session's once it exists; it is freed when the session closes (DELETE, idle
+/// expiry, shutdown). One client (a peer IP address) holds at most `per_client` of the slots,
+/// reserved and open together, so a single client cannot take them all.
 #[derive(Debug)]
 pub struct SessionSlots {
     cap: usize,
+    per_client: usize,
     inner: Mutex<Slots>,
 }
 
 #[derive(Debug, Default)]
 struct Slots {
-    open: HashSet<Arc<str>>,
+    /// Open sessions and the client each belongs to (`None`: not known yet, or no peer).
+    open: HashMap<Arc<str>, Option<IpAddr>>,
     reserved: usize,
+    /// Slots reserved or open per client; a client holding none has no entry.
+    by_client: HashMap<IpAddr, usize>,
+}
+
+impl Slots {
+    fn release(&mut self, client: Option<IpAddr>) {
+        let Some(client) = client else { return };
+        if let Some(held) = self.by_client.get_mut(&client) {
+            *held -= 1;
+            if *held == 0 {
+                self.by_client.remove(&client);
+            }
+        }
+    }
+}
+
+/// Why a slot could not be reserved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// Every slot is taken.
+    Full { cap: usize },
+    /// This client holds its share already.
+    ClientShare { per_client: usize },
 }
 
 /// A reserved slot, returned when dropped: by then the session holds its own, if it was
 /// created.
 #[derive(Debug)]
-pub struct Reservation(Arc<SessionSlots>);
+pub struct Reservation {
+    slots: Arc<SessionSlots>,
+    client: Option<IpAddr>,
+}
+
+impl Reservation {
+    /// Books the session the SDK created for this reservation to its client, so the client's
+    /// share counts it until it closes. A session that closed already is not booked.
+    pub fn assign(&self, id: &str) {
+        let Some(client) = self.client else { return };
+        let mut slots = self.slots.lock();
+        if let Some(owner @ None) = slots.open.get_mut(id) {
+            *owner = Some(client);
+            *slots.by_client.entry(client).or_default() += 1;
+        }
+    }
+}
 
 impl Drop for Reservation {
     fn drop(&mut self) {
-        self.0.lock().reserved -= 1;
+        let mut slots = self.slots.lock();
+        slots.reserved -= 1;
+        slots.release(self.client);
     }
 }
 
 impl SessionSlots {
-    pub fn new(cap: usize) -> Self {
+    /// `cap` sessions in all, `per_client` of them (at least one) for any one client.
+    pub fn new(cap: usize, per_client: usize) -> Self {
         Self {
             cap,
+            per_client: per_client.clamp(1, cap.max(1)),
             inner: Mutex::default(),
         }
     }
@@ -94,14 +144,27 @@ impl SessionSlots {
         self.lock().open.len()
     }
 
-    /// A slot for a session about to be created; `None` at the cap.
-    pub fn reserve(self: &Arc<Self>) -> Option<Reservation> {
+    /// A slot for a session about to be created for `client` (`None`: unknown, counted only
+    /// against the cap).
+    pub fn reserve(self: &Arc<Self>, client: Option<IpAddr>) -> Result<Reservation, Refusal> {
         let mut slots = self.lock();
         if slots.open.len() + slots.reserved >= self.cap {
-            return None;
+            return Err(Refusal::Full { cap: self.cap });
+        }
+        if let Some(client) = client {
+            let held = slots.by_client.entry(client).or_default();
+            if *held >= self.per_client {
+                return Err(Refusal::ClientShare {
+                    per_client: self.per_client,
+                });
+            }
+            *held += 1;
         }
         slots.reserved += 1;
-        Some(Reservation(self.clone()))
+        Ok(Reservation {
+            slots: self.clone(),
+            client,
+        })
     }
 
     /// Counts a created session; false when it would exceed the cap (a session created
@@ -112,12 +175,15 @@ impl SessionSlots {
         if slots.open.len() >= self.cap {
             return false;
         }
-        slots.open.insert(id);
+        slots.open.insert(id, None);
         true
     }
 
     /// Frees a session's slot (once, however often it is closed).
     pub fn closed(&self, id: &str) {
-        self.lock().open.remove(id);
+        let mut slots = self.lock();
+        if let Some(client) = slots.open.remove(id) {
+            slots.release(client);
+        }
     }
 }

@@ -1,7 +1,9 @@
 //! What the OpenAPI document states beyond what the derives can say, applied once to the
 //! generated document: rules that span fields (one of `new_node_id` / `new_content`,
-//! `merged_content` only with `merge`), the NUL rule on every text field of a request body
-//! and every free-text query parameter, label items, and the links between operations that let a client (or a stateful fuzzer) go
+//! `merged_content` only with `merge`, `reason` only with a side kept), the 422s that depend
+//! on stored state (a cursor not issued, an id naming no node, another embedding dimension),
+//! the NUL rule on every text field of a request body and every free-text query parameter,
+//! label items, and the links between operations that let a client (or a stateful fuzzer) go
 //! from a created node to its conflicts, their resolution and its revert.
 
 use serde_json::{Value, json};
@@ -28,10 +30,23 @@ pub fn refine(doc: &utoipa::openapi::OpenApi) -> Value {
             merged_content_only_with_merge(&mut schemas[name]);
         }
     }
+    // Request bodies that carry a `known_at`, bounded by the clock like the query parameter.
+    let clock_bound: Vec<String> = doc["components"]["schemas"]
+        .as_object()
+        .map(|schemas| {
+            let with_known_at = schemas
+                .iter()
+                .filter(|(_, s)| s["properties"].get("known_at").is_some());
+            with_known_at
+                .map(|(name, _)| format!("#/components/schemas/{name}"))
+                .collect()
+        })
+        .unwrap_or_default();
     if let Some(paths) = doc["paths"].as_object_mut() {
         for op in paths.values_mut().filter_map(Value::as_object_mut) {
             for op in op.values_mut() {
                 query_text_rules(op);
+                state_dependent_rejections(op, &clock_bound);
                 describe_responses(op);
             }
         }
@@ -128,15 +143,81 @@ fn one_new_side(schema: &mut Value) {
     ]);
 }
 
-/// Resolution: `merged_content` is allowed with `merge` only.
+/// Resolution: `merged_content` is allowed with `merge` only, `reason` with `new_is_current`
+/// (either) and `old_is_current` (only `correction`: the new memory never held) only.
 fn merged_content_only_with_merge(schema: &mut Value) {
     schema["oneOf"] = json!([
-        {"properties": {"resolution": {"const": "merge"}}},
+        {"properties": {"resolution": {"const": "merge"}, "reason": {"type": "null"}}},
         {"properties": {
-            "resolution": {"enum": ["new_is_current", "old_is_current", "keep_both"]},
+            "resolution": {"const": "new_is_current"},
             "merged_content": {"type": "null"},
         }},
+        {"properties": {
+            "resolution": {"const": "old_is_current"},
+            "merged_content": {"type": "null"},
+            "reason": {"enum": ["correction", null]},
+        }},
+        {"properties": {
+            "resolution": {"const": "keep_both"},
+            "merged_content": {"type": "null"},
+            "reason": {"type": "null"},
+        }},
     ]);
+}
+
+/// The 422s no schema can rule out, because they depend on what the store holds (or on the
+/// clock): a `cursor` this list did not issue, an id in the body that names no node, an
+/// embedding whose dimension differs from the stored ones, a `known_at` in the future (a query
+/// parameter, or a field of a body schema in `clock_bound`). Each operation that has one declares it as its
+/// own 422 response; `x-state-dependent` lists the pointers such a refusal names, so a
+/// client (or a fuzzer, `scripts/fuzz_seed.py`) can tell it from a refusal of the request's
+/// shape, which the schema states.
+fn state_dependent_rejections(op: &mut Value, clock_bound: &[String]) {
+    let mut pointers = Vec::new();
+    let mut reasons = Vec::new();
+    let has_query = |name: &str| {
+        op["parameters"]
+            .as_array()
+            .is_some_and(|ps| ps.iter().any(|p| p["in"] == "query" && p["name"] == name))
+    };
+    if has_query("cursor") {
+        pointers.push("/cursor");
+        reasons.push("`cursor` is not one this list issued (send back a `next_cursor`)");
+    }
+    let body = op["requestBody"]["content"]["application/json"]["schema"]["$ref"].as_str();
+    if has_query("known_at") || body.is_some_and(|r| clock_bound.iter().any(|b| b == r)) {
+        // The bound moves with the clock: no schema can state it.
+        pointers.push("/known_at");
+        reasons.push("`known_at` is later than the server's clock");
+    }
+    match op["operationId"].as_str() {
+        Some("create_node") => {
+            pointers.push("/embedding");
+            reasons.push("`embedding` has another dimension than the embeddings stored already");
+        }
+        Some("create_conflict") => {
+            pointers.extend(["/old_node_id", "/new_node_id"]);
+            reasons.push("`old_node_id` or `new_node_id` names no node");
+        }
+        Some("create_edge") => {
+            pointers.extend(["/source_id", "/target_id"]);
+            reasons.push("`source_id` or `target_id` names no node");
+        }
+        _ => {}
+    }
+    if pointers.is_empty() {
+        return;
+    }
+    op["responses"]["422"] = json!({
+        "description": format!(
+            "Invalid (a problem document with `errors`), also when {}",
+            reasons.join("; or when ")
+        ),
+        "x-state-dependent": pointers,
+        "content": {"application/problem+json": {
+            "schema": {"$ref": "#/components/schemas/Problem"},
+        }},
+    });
 }
 
 /// Links: a created node leads to its reads, its edges, a conflict about it and the
@@ -219,5 +300,30 @@ fn links(doc: &mut Value) {
             .pointer_mut(&pointer)
             .unwrap_or_else(|| panic!("no response documented at {pointer}"));
         response["links"] = links;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_known_at_in_a_body_is_declared_as_bounded_by_the_clock() {
+        let topic = "#/components/schemas/TopicCheckRequest".to_owned();
+        let mut op = json!({
+            "operationId": "check_topic",
+            "requestBody": {"content": {"application/json": {"schema": {"$ref": topic}}}},
+            "responses": {},
+        });
+        state_dependent_rejections(&mut op, std::slice::from_ref(&topic));
+        assert_eq!(
+            op["responses"]["422"]["x-state-dependent"],
+            json!(["/known_at"])
+        );
+        // A body without one declares nothing.
+        let mut other = op.clone();
+        other["responses"] = json!({});
+        state_dependent_rejections(&mut other, &[]);
+        assert!(other["responses"].get("422").is_none());
     }
 }

@@ -50,6 +50,10 @@ pub enum ApiError {
         "{0} MCP sessions are open, the most this server keeps; close one (DELETE) or retry once idle ones expire"
     )]
     McpSessionsFull(usize),
+    #[error(
+        "this client holds {0} MCP sessions, its share of this server's; close one (DELETE) or retry once idle ones expire"
+    )]
+    McpClientSessionsFull(usize),
     #[error("this service does not answer to the host name {0:?}")]
     ForeignHost(String),
     #[error("the request did not complete within {0} ms; retry later")]
@@ -174,6 +178,11 @@ impl ApiError {
             Unauthorized => ("unauthorized", "Unauthorized", 401),
             ForeignOrigin(_) => ("foreign-origin", "Foreign origin", 403),
             McpSessionsFull(_) => ("mcp-sessions-full", "Too many MCP sessions", 503),
+            McpClientSessionsFull(_) => (
+                "mcp-client-sessions-full",
+                "Too many MCP sessions for this client",
+                503,
+            ),
             RequestHead(414) => ("uri-too-long", "URI too long", 414),
             RequestHead(431) => ("headers-too-large", "Request headers too large", 431),
             RequestHead(_) => ("malformed-request", "Malformed request", 400),
@@ -237,7 +246,7 @@ impl ApiError {
         match self {
             Self::IdempotencyInFlight => Some("1"),
             // Slots free as sessions end: by DELETE at any moment, by expiry within minutes.
-            Self::McpSessionsFull(_) => Some("10"),
+            Self::McpSessionsFull(_) | Self::McpClientSessionsFull(_) => Some("10"),
             Self::Timeout(_)
             | Self::NotReady(_)
             | Self::Service(E::Overloaded | E::Unavailable(_) | E::Busy(_)) => Some("2"),

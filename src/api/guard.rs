@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::{Body, to_bytes};
-use axum::extract::{Request, State};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::header::{CONTENT_LENGTH, HOST, ORIGIN};
 use axum::http::{HeaderMap, Method};
 use axum::middleware::{Next, from_fn, from_fn_with_state};
@@ -26,7 +26,7 @@ use futures_util::StreamExt;
 
 use super::error::ApiError;
 use crate::config::{BODY_LIMIT, Settings};
-use crate::state::{AppState, SessionSlots};
+use crate::state::{AppState, Refusal, SessionSlots};
 
 /// The `Host` names a key-less service answers to; `None` when any is accepted (keys required).
 #[derive(Clone)]
@@ -128,29 +128,45 @@ pub fn guarded(routes: Router<AppState>, sessions: Arc<SessionSlots>) -> Router<
 }
 
 /// Refuses an MCP `initialize` that would open a session past `--mcp-max-sessions` (503
-/// `/problems/mcp-sessions-full` with `Retry-After`); otherwise holds a slot for the session
-/// while the SDK creates it.
+/// `/problems/mcp-sessions-full` with `Retry-After`) or past its client's share of them (503
+/// `/problems/mcp-client-sessions-full`); otherwise holds a slot for the session while the SDK
+/// creates it, and books the session to its client (the peer's IP address).
 async fn session_cap(State(slots): State<Arc<SessionSlots>>, req: Request, next: Next) -> Response {
     if req.method() != Method::POST || req.headers().contains_key("mcp-session-id") {
         return next.run(req).await;
     }
+    let client = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(peer)| peer.ip().to_canonical());
     let (parts, body) = req.into_parts();
     let Ok(bytes) = to_bytes(body, BODY_LIMIT).await else {
         return ApiError::PayloadTooLarge(BODY_LIMIT).into_response();
     };
-    let _slot = if opens_session(&bytes) {
-        match slots.reserve() {
-            Some(slot) => Some(slot),
-            None => {
+    let slot = if opens_session(&bytes) {
+        match slots.reserve(client) {
+            Ok(slot) => Some(slot),
+            Err(refusal) => {
                 metrics::counter!("concord_mcp_sessions_refused_total").increment(1);
-                return ApiError::McpSessionsFull(slots.cap()).into_response();
+                return match refusal {
+                    Refusal::Full { cap } => ApiError::McpSessionsFull(cap),
+                    Refusal::ClientShare { per_client } => {
+                        ApiError::McpClientSessionsFull(per_client)
+                    }
+                }
+                .into_response();
             }
         }
     } else {
         None
     };
-    next.run(Request::from_parts(parts, Body::from(bytes)))
-        .await
+    let res = next
+        .run(Request::from_parts(parts, Body::from(bytes)))
+        .await;
+    if let (Some(slot), Some(id)) = (&slot, res.headers().get("mcp-session-id")) {
+        slot.assign(id.to_str().unwrap_or_default());
+    }
+    res
 }
 
 /// Whether a POST body is an `initialize`: the SDK answers each with a new session, whatever

@@ -93,7 +93,8 @@ pub async fn list_versions(
     }))
 }
 
-/// One version of a memory.
+/// One version of a memory. A deleted memory keeps its versions, so they stay readable after
+/// the DELETE (the last is the `deleted` tombstone); an id that never existed is 404.
 #[utoipa::path(
     get, path = "/nodes/{id}/versions/{version}", tag = "nodes",
     params(

@@ -39,9 +39,9 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .with_legacy_session_mode(true)
         .disable_allowed_hosts();
     let token = config.cancellation_token.clone();
-    let services = state.services.clone();
+    let shutting_down = state.services.shutting_down();
     tokio::spawn(async move {
-        services.shutting_down().await;
+        shutting_down.await;
         token.cancel();
     });
     let server = Concord::new(state.clone());
@@ -116,6 +116,8 @@ impl SessionManager for Bounded {
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
         let closed = self.inner.close_session(id).await;
         self.slots.closed(id);
+        // A closed session's buffers are free now; an expiry sweep frees thousands at once.
+        crate::memory::return_freed_soon();
         Ok(closed?)
     }
 

@@ -113,9 +113,15 @@ impl Events {
 }
 
 impl Services {
-    /// Resolves when the server starts shutting down (long-lived sessions end then).
-    pub async fn shutting_down(&self) {
-        let mut sub = self.notifier.subscribe();
-        while sub.wait(Duration::from_secs(3600)).await != Woken::ShuttingDown {}
+    /// Resolves when the server starts shutting down (long-lived sessions end then). The
+    /// future holds the notifier only, never the store: a task that waits on it for the life
+    /// of the process keeps no database connection checked out, so closing the pool (a test's
+    /// teardown, the end of `serve`) does not wait on it.
+    pub fn shutting_down(&self) -> impl Future<Output = ()> + Send + 'static {
+        let notifier = std::sync::Arc::clone(&self.notifier);
+        async move {
+            let mut sub = notifier.subscribe();
+            while sub.wait(Duration::from_secs(3600)).await != Woken::ShuttingDown {}
+        }
     }
 }

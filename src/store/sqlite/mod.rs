@@ -269,15 +269,38 @@ impl SqliteStore {
 
     /// Wraps a pool whose database is already migrated (tests).
     pub fn from_pool(pool: SqlitePool) -> Self {
+        let writer = Arc::default();
+        release_on_close(&pool, &writer);
         Self {
             keep_writer: pool.options().get_max_connections() > 1,
             pool,
-            writer: Default::default(),
+            writer,
             queue: Mutex::default(),
             queued_ids: AtomicU64::new(0),
             health: WriteHealth::default(),
         }
     }
+}
+
+/// Hands the writer's kept connection back once its pool starts closing. `close` waits for
+/// every connection to come back, and the store may outlive the pool's user: a task that
+/// lives until shutdown (an MCP session, say) holds it, and with it this connection, so a
+/// test's teardown used to wait its 10 s limit for it.
+fn release_on_close(
+    pool: &SqlitePool,
+    writer: &Arc<tokio::sync::Mutex<Option<PoolConnection<Sqlite>>>>,
+) {
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    let closing = pool.close_event();
+    let writer = Arc::downgrade(writer);
+    runtime.spawn(async move {
+        closing.await;
+        if let Some(writer) = writer.upgrade() {
+            writer.lock().await.take();
+        }
+    });
 }
 
 /// Sets up a new connection: stable plans, and the candidate search's functions.
