@@ -204,11 +204,18 @@ async fn serve_connection(
     (registry, id): (Arc<Registry>, u64),
 ) {
     let tracked = conn.clone();
+    // The client's address, for the count of failed keys per address (`api::throttle`).
+    let peer = stream.peer_addr().ok();
     let service = tower::service_fn(move |req: Request<Incoming>| {
         let guard = BusyGuard::enter(tracked.clone());
         let app = app.clone();
         async move {
-            let res = app.oneshot(req.map(Body::new)).await?;
+            let mut req = req.map(Body::new);
+            if let Some(addr) = peer {
+                req.extensions_mut()
+                    .insert(axum::extract::ConnectInfo(addr));
+            }
+            let res = app.oneshot(req).await?;
             Ok::<_, Infallible>(res.map(|body| {
                 Body::new(Tracked {
                     body,

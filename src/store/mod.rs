@@ -70,6 +70,7 @@ pub mod failpoints;
 mod health;
 mod history;
 mod idempotency;
+mod keys;
 pub mod location;
 mod locks;
 mod nodes;
@@ -89,6 +90,7 @@ use async_trait::async_trait;
 use backend::{Backend, QueryExt};
 use uuid::Uuid;
 
+use crate::domain::api_key::{ApiKey, KeyDigest, NewApiKey};
 use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::edge::{Direction, Edge};
@@ -403,6 +405,20 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreResult<()>;
     async fn idempotency_abandon(&self, scope: &str, key: &str) -> StoreResult<()>;
 
+    /// Stores a new API key; false when its name is taken (a revoked key's too).
+    async fn create_key(&self, key: NewApiKey) -> StoreResult<bool>;
+    /// Every API key, revoked ones included, by name.
+    async fn list_keys(&self) -> StoreResult<Vec<ApiKey>>;
+    /// The API key with this digest, revoked or not.
+    async fn key_by_digest(&self, digest: KeyDigest) -> StoreResult<Option<ApiKey>>;
+    /// Revokes the named key (`NotFound("key")` when there is none); revoking twice keeps the
+    /// first time.
+    async fn revoke_key(&self, name: &str) -> StoreResult<ApiKey>;
+    /// Whether any API key was ever stored: then every request needs a key.
+    async fn keys_exist(&self) -> StoreResult<bool>;
+    /// Records a use of the named key at `at` (never moving it back).
+    async fn touch_key(&self, name: &str, at: Timestamp) -> StoreResult<()>;
+
     /// Verifies the database's invariants (`concord check`); an empty list means clean.
     async fn check(&self) -> StoreResult<Vec<Violation>>;
 }
@@ -698,6 +714,30 @@ impl<B: Backend> Store for B {
 
     async fn idempotency_abandon(&self, scope: &str, key: &str) -> StoreResult<()> {
         idempotency::abandon(self, scope, key).await
+    }
+
+    async fn create_key(&self, key: NewApiKey) -> StoreResult<bool> {
+        keys::insert(self, &key).await
+    }
+
+    async fn list_keys(&self) -> StoreResult<Vec<ApiKey>> {
+        keys::list(self).await
+    }
+
+    async fn key_by_digest(&self, digest: KeyDigest) -> StoreResult<Option<ApiKey>> {
+        keys::by_digest(self, &digest).await
+    }
+
+    async fn revoke_key(&self, name: &str) -> StoreResult<ApiKey> {
+        keys::revoke(self, name).await
+    }
+
+    async fn keys_exist(&self) -> StoreResult<bool> {
+        keys::any(self).await
+    }
+
+    async fn touch_key(&self, name: &str, at: Timestamp) -> StoreResult<()> {
+        keys::touch(self, name, at).await
     }
 
     async fn check(&self) -> StoreResult<Vec<Violation>> {
