@@ -15,7 +15,7 @@
 //!   request's path.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use base64::Engine;
@@ -49,7 +49,7 @@ pub struct KeyRing {
 }
 
 struct Found {
-    key: Option<ApiKey>,
+    key: Option<Arc<ApiKey>>,
     at: Instant,
 }
 
@@ -79,13 +79,13 @@ impl KeyRing {
         (hit > 0).then_some(hit)
     }
 
-    fn cached(&self, d: &KeyDigest) -> Option<Option<ApiKey>> {
+    fn cached(&self, d: &KeyDigest) -> Option<Option<Arc<ApiKey>>> {
         let found = self.found.lock().unwrap_or_else(|e| e.into_inner());
         let f = found.get(d)?;
         (f.at.elapsed() < FRESH).then(|| f.key.clone())
     }
 
-    fn remember(&self, d: KeyDigest, key: Option<ApiKey>, at: Instant) {
+    fn remember(&self, d: KeyDigest, key: Option<Arc<ApiKey>>, at: Instant) {
         let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
         if found.len() >= MAX_CACHED {
             found.retain(|_, f| f.at.elapsed() < FRESH);
@@ -127,7 +127,7 @@ pub async fn authenticate(svc: &Services, key: &str) -> Result<Option<Caller>> {
         None => {
             // Timed from before the read: a revocation committed during it is seen in time.
             let asked = Instant::now();
-            let key = svc.store.key_by_digest(d).await?;
+            let key = svc.store.key_by_digest(d).await?.map(Arc::new);
             ring.remember(d, key.clone(), asked);
             key
         }
@@ -161,7 +161,15 @@ pub async fn required(svc: &Services) -> Result<bool> {
         return Ok(any);
     }
     let asked = Instant::now();
-    let any = svc.store.keys_exist().await?;
+    let any = match svc.store.keys_exist().await {
+        Ok(any) => any,
+        // The database is down: the last answer stands, so routes that need no database
+        // (`/metrics`, the API document) still answer, and others fail as they would.
+        Err(e) => match *ring.any.lock().unwrap_or_else(|e| e.into_inner()) {
+            Some((any, _)) => return Ok(any),
+            None => return Err(e.into()),
+        },
+    };
     *ring.any.lock().unwrap_or_else(|e| e.into_inner()) = Some((any, asked));
     Ok(any)
 }
