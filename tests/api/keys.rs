@@ -331,6 +331,15 @@ async fn mcp_tool(app: &TestApp, key: &str, tool: &str, arguments: Value) -> Val
         "params": {"name": tool, "arguments": arguments}});
     let r = app.send(post(call, Some(&session))).await;
     r.assert_status(StatusCode::OK);
+    // Closed, so the session does not outlive the test's database.
+    let close = Request::delete("/mcp")
+        .header(header::HOST, "127.0.0.1:8080")
+        .header(header::AUTHORIZATION, format!("Bearer {key}"))
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(Body::empty())
+        .unwrap();
+    app.send(close).await;
     let data = r
         .text
         .lines()
