@@ -51,7 +51,8 @@
 //! - **Table helpers** (below): `nodes`, `edges`, `conflicts`, `history`, `pre_image` insert,
 //!   fetch and delete rows of their table inside a caller's transaction; `locks` takes node
 //!   locks in the order above; `rows` maps each row type to its domain type, once; `sql` holds
-//!   the column lists and the JSON dialect; `backend` the trait both databases implement.
+//!   the column lists and the JSON dialect; `backend` the trait both databases implement;
+//!   `keys` holds the API keys, one statement per call, outside any unit of work.
 //! - **Units of work** (above, `units/`): node, edge and conflict writes, a resolution
 //!   (executing `domain::plan` step by step), a policy's resolution inside a write, and a
 //!   revert (`domain::revert`). Each is one transaction; they call the floor below and each
