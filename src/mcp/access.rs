@@ -33,8 +33,12 @@ pub fn needs(name: &str) -> Permission {
 }
 
 /// Who calls: over HTTP, the caller the HTTP rules found for the request (`None` if they found
-/// none); on stdio, a local process holding the database, the anonymous admin.
+/// none); on stdio, a local process holding the database, the anonymous admin. Inside a tool
+/// (a `context: RequestContext<RoleServer>` argument) it is the caller `call_tool` checked.
 pub fn caller(context: &RequestContext<RoleServer>) -> Option<Caller> {
+    if let Some(checked) = context.extensions.get::<Caller>() {
+        return Some(checked.clone());
+    }
     match context.extensions.get::<axum::http::request::Parts>() {
         Some(parts) => parts.extensions.get::<Caller>().cloned(),
         None => Some(Caller::anonymous()),

@@ -155,9 +155,14 @@ impl ServerHandler for Concord {
         request: rmcp::model::CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
+        let mut context = context;
         let caller = access::caller(&context);
         if let Err(refused) = access::check_tool(caller.as_ref(), &request.name) {
             return reply::failed(refused).map(Into::into);
+        }
+        // A tool that records who changed something reads it back with `access::caller`.
+        if let Some(caller) = caller {
+            context.extensions.insert(caller);
         }
         let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
         self.tool_router.call(call).await
