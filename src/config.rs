@@ -58,6 +58,9 @@ pub enum Command {
     Mcp(Settings),
     /// Run the database migrations and exit.
     Migrate(DbArgs),
+    /// Manage the API keys kept in the database (each with a role and scopes).
+    #[command(subcommand)]
+    Keys(KeysCommand),
     /// Verify the database's invariants; exit 1 listing every violation found.
     Check(DbArgs),
     /// Print the OpenAPI 3.1 document.
@@ -88,6 +91,36 @@ pub struct DbArgs {
     #[arg(long, env = "CONCORD_SQLITE_SYNCHRONOUS", default_value = "full",
           value_parser = parse_synchronous)]
     pub sqlite_synchronous: Synchronous,
+}
+
+/// `concord keys …`: against the configured database (which must exist).
+#[derive(Subcommand, Debug)]
+pub enum KeysCommand {
+    /// Make a key and print it, once, alone on the last line (only its digest is stored).
+    Add {
+        /// Unique name, 1..64 characters of `A-Za-z0-9._-` (never reused, also once revoked).
+        name: String,
+        /// `reader`, `agent`, `reviewer` or `admin`.
+        #[arg(long)]
+        role: String,
+        /// A scope the key may use: an exact name, or a prefix ending in `*` (`team-a/*`; `*`
+        /// is every scope). Repeat for several.
+        #[arg(long = "scope", required = true, value_name = "SCOPE")]
+        scopes: Vec<String>,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// List the keys: name, role, scopes, when made, last used and revoked.
+    List {
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// Revoke a key: every instance refuses it within a second.
+    Revoke {
+        name: String,
+        #[command(flatten)]
+        db: DbArgs,
+    },
 }
 
 fn parse_synchronous(s: &str) -> Result<Synchronous, String> {
@@ -175,6 +208,10 @@ pub struct Settings {
     #[arg(long, env = "CONCORD_MCP_SESSION_IDLE_SECS", default_value_t = 300,
           value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub mcp_session_idle_secs: u64,
+    /// Whether the database held API keys at start (`concord keys`): then keys are required
+    /// as with `--api-keys`. Set by `serve`, not a flag.
+    #[arg(skip)]
+    pub database_keys: bool,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -316,6 +353,7 @@ impl Settings {
             mcp_max_sessions: 4096,
             mcp_client_share: 25,
             mcp_session_idle_secs: 300,
+            database_keys: false,
         }
     }
 
@@ -335,16 +373,17 @@ impl Settings {
         }
     }
 
-    /// Whether requests need an API key (at least one non-empty key is configured).
+    /// Whether requests need an API key: at least one non-empty key is configured, or the
+    /// database held keys at start.
     pub fn keys_required(&self) -> bool {
-        self.api_keys.iter().any(|k| !k.0.is_empty())
+        self.database_keys || self.api_keys.iter().any(|k| !k.0.is_empty())
     }
 
     /// Refuses to serve an open, key-less API beyond this machine.
     pub fn check_bind(&self) -> anyhow::Result<()> {
         if !self.keys_required() && !self.bind.ip().is_loopback() {
             anyhow::bail!(
-                "refusing to bind {} without API keys: set CONCORD_API_KEYS or bind a loopback address",
+                "refusing to bind {} without API keys: set CONCORD_API_KEYS, add one with `concord keys add`, or bind a loopback address",
                 self.bind
             );
         }

@@ -1,9 +1,10 @@
 //! The `concord` binary: parse the command line, then serve (HTTP, or MCP on stdio), migrate,
-//! print the OpenAPI document, evaluate detection, or check a running instance's health.
+//! manage API keys, print the OpenAPI document, evaluate detection, or check a running
+//! instance's health.
 
 use anyhow::Context;
 use clap::Parser;
-use concord::config::{Cli, Command, Settings};
+use concord::config::{Cli, Command, KeysCommand, Settings};
 use concord::store::location;
 use concord::{api, store, telemetry};
 
@@ -51,6 +52,7 @@ async fn run() -> anyhow::Result<()> {
             tracing::info!("migrations applied");
             Ok(())
         }
+        Command::Keys(command) => keys(command).await,
         Command::Check(db) => {
             refuse_on(location::require_existing(&db.database_url.0));
             check(&db).await
@@ -82,7 +84,6 @@ async fn open(db: &concord::config::DbArgs) -> anyhow::Result<std::sync::Arc<dyn
 
 async fn serve(mut settings: Settings) -> anyhow::Result<()> {
     telemetry::init();
-    settings.check_bind()?;
     let url = &settings.db.database_url.0;
     // Held until the process exits: a second `serve` on the same SQLite file would never see
     // this one's conflicts in its event stream or console.
@@ -95,6 +96,9 @@ async fn serve(mut settings: Settings) -> anyhow::Result<()> {
         }
     };
     let store = open(&settings.db).await?;
+    // Keys made with `concord keys` count as keys: the service may then listen beyond loopback.
+    settings.database_keys = store.keys_exist().await?;
+    settings.check_bind()?;
     let listener = tokio::net::TcpListener::bind(settings.bind)
         .await
         .with_context(|| format!("cannot listen on {}", settings.bind))?;
@@ -106,7 +110,7 @@ async fn serve(mut settings: Settings) -> anyhow::Result<()> {
         console = %format_args!("http://{addr}/review"),
         database = %location::describe(url),
         policy_rules = settings.policies.as_ref().map_or(0, |p| p.rules.len()),
-        keys_required = !settings.api_keys.is_empty(),
+        keys_required = settings.keys_required(),
         "concord listening"
     );
     let state = concord::AppState::new(store, settings);
@@ -149,6 +153,101 @@ async fn check(db: &concord::config::DbArgs) -> anyhow::Result<()> {
     }
     eprintln!("{} invariant violation(s)", violations.len());
     std::process::exit(1);
+}
+
+/// `concord keys add|list|revoke` against the configured database (which must exist).
+async fn keys(command: KeysCommand) -> anyhow::Result<()> {
+    use concord::service::keys::{self as keys, AddKey};
+    let (KeysCommand::Add { db, .. } | KeysCommand::List { db } | KeysCommand::Revoke { db, .. }) =
+        &command;
+    refuse_on(location::require_existing(&db.database_url.0));
+    let store = open(db).await?;
+    let services =
+        concord::AppState::new(store, Settings::for_database(&db.database_url.0)).services;
+    match command {
+        KeysCommand::Add {
+            name, role, scopes, ..
+        } => {
+            let new = AddKey::parse(&name, &role, &scopes).unwrap_or_else(|errors| {
+                for e in errors {
+                    eprintln!(
+                        "concord: {}: {}",
+                        e.pointer.trim_start_matches('/'),
+                        e.detail
+                    );
+                }
+                std::process::exit(2);
+            });
+            let (key, secret) = keys::add(&services, new)
+                .await
+                .unwrap_or_else(|e| exit_on(e));
+            println!(
+                "added key {} (role {}, scopes {}); it is shown only now:",
+                key.name,
+                key.role,
+                key.scopes.to_strings().join(" ")
+            );
+            println!("{secret}");
+        }
+        KeysCommand::List { .. } => {
+            let all = keys::list(&services).await.unwrap_or_else(|e| exit_on(e));
+            print!("{}", key_table(&all));
+        }
+        KeysCommand::Revoke { name, .. } => {
+            let key = keys::revoke(&services, &name).await.unwrap_or_else(|e| {
+                if let concord::service::Error::NotFound(_) = e {
+                    eprintln!("concord: no key named {name:?}");
+                    std::process::exit(1);
+                }
+                exit_on(e)
+            });
+            let at = key.revoked_at.as_ref().map(concord::domain::time::format);
+            println!("revoked key {} at {}", key.name, at.unwrap_or_default());
+        }
+    }
+    Ok(())
+}
+
+/// Exits with the use case's outcome: status 1 and its text.
+fn exit_on(e: concord::service::Error) -> ! {
+    eprintln!("concord: {e}");
+    std::process::exit(1);
+}
+
+/// The keys as an aligned table with a header; `-` where there is nothing.
+fn key_table(all: &[concord::domain::api_key::ApiKey]) -> String {
+    use concord::domain::time::format;
+    let header = ["NAME", "ROLE", "SCOPES", "CREATED", "LAST USED", "REVOKED"].map(String::from);
+    let rows: Vec<[String; 6]> = all
+        .iter()
+        .map(|k| {
+            [
+                k.name.clone(),
+                k.role.to_string(),
+                k.scopes.to_strings().join(","),
+                format(&k.created_at),
+                k.last_used_at.as_ref().map_or("-".into(), format),
+                k.revoked_at.as_ref().map_or("-".into(), format),
+            ]
+        })
+        .collect();
+    let mut widths = header.clone().map(|h| h.len());
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in std::iter::once(&header).chain(&rows) {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c:w$}"))
+            .collect();
+        out += cells.join("  ").trim_end();
+        out.push('\n');
+    }
+    out
 }
 
 /// Resolves on Ctrl-C or SIGTERM; in-flight requests then finish before the process exits.

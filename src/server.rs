@@ -208,7 +208,7 @@ async fn serve_connection(
         let guard = BusyGuard::enter(tracked.clone());
         let app = app.clone();
         let mut req = req.map(Body::new);
-        // The peer, for what is counted per client (MCP sessions).
+        // The peer, for what is counted per client (MCP sessions, failed keys).
         req.extensions_mut()
             .insert(axum::extract::ConnectInfo(peer));
         async move {

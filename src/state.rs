@@ -37,7 +37,8 @@ impl AppState {
                 Arc::clone(&store),
                 Arc::clone(&detector),
                 Arc::clone(&notifier),
-            ),
+            )
+            .with_api_keys(settings.api_keys.iter().map(|k| k.0.as_str())),
             mcp_sessions: Arc::new(SessionSlots::new(
                 settings.mcp_max_sessions as usize,
                 settings.mcp_sessions_per_client(),

@@ -215,3 +215,128 @@ fn mcp_help_leaves_out_the_http_only_flags() {
     }
     assert!(mcp.contains("--database-url") && mcp.contains("--policies"));
 }
+
+/// `concord keys`: a key made on the command line opens the running service, alone on the
+/// last line of the output; `list` never shows a key; `revoke` closes it within a second;
+/// bad input and unknown names exit non-zero naming what is wrong.
+#[tokio::test]
+async fn keys_made_listed_and_revoked_on_the_command_line_govern_the_running_service() {
+    // Arrange: a running service (which creates the database), without keys.
+    let dir = scratch("keys");
+    let db = dir.join("concord.db");
+    let serving = serve(&db, &dir.join("serve.log"), &[]).await;
+    let url = url(&db);
+    let client = reqwest::Client::new();
+    let nodes = format!("{}/nodes", serving.base);
+
+    // Act: make a key.
+    let out = concord(&[
+        "keys",
+        "add",
+        "ci-bot",
+        "--role",
+        "reader",
+        "--scope",
+        "team-a/*",
+        "--scope",
+        "shared",
+        "--database-url",
+        &url,
+    ]);
+
+    // Assert: the key is the last line, alone, and it opens the service (which now needs one).
+    assert!(out.status.success(), "keys add failed: {}", stderr(&out));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let key = stdout.lines().last().expect("a line").to_owned();
+    assert!(
+        key.starts_with("concord_") && !key.contains(' '),
+        "{stdout:?}"
+    );
+    let status = |auth: Option<String>| {
+        let mut req = client.get(&nodes);
+        if let Some(k) = auth {
+            req = req.bearer_auth(k);
+        }
+        async move { req.send().await.unwrap().status().as_u16() }
+    };
+    let mut without = 0;
+    for _ in 0..30 {
+        without = status(None).await;
+        if without == 401 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(without, 401, "a key in the database makes keys required");
+    assert_eq!(status(Some(key.clone())).await, 200);
+
+    // list: the name, role and scopes, never the key.
+    let out = concord(&["keys", "list", "--database-url", &url]);
+    let listed = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success());
+    assert!(
+        listed.contains("ci-bot")
+            && listed.contains("reader")
+            && listed.contains("team-a/*,shared"),
+        "{listed}"
+    );
+    assert!(!listed.contains(&key), "list shows the key: {listed}");
+
+    // A taken name, a bad role and an unknown key to revoke are refused.
+    let again = concord(&[
+        "keys",
+        "add",
+        "ci-bot",
+        "--role",
+        "agent",
+        "--scope",
+        "x",
+        "--database-url",
+        &url,
+    ]);
+    assert!(!again.status.success() && stderr(&again).contains("exists"));
+    let bad = concord(&[
+        "keys",
+        "add",
+        "x",
+        "--role",
+        "owner",
+        "--scope",
+        "x",
+        "--database-url",
+        &url,
+    ]);
+    assert!(!bad.status.success() && stderr(&bad).contains("role"));
+    let unknown = concord(&["keys", "revoke", "nobody", "--database-url", &url]);
+    assert!(!unknown.status.success() && stderr(&unknown).contains("nobody"));
+
+    // revoke: the running service refuses the key within a second.
+    let out = concord(&["keys", "revoke", "ci-bot", "--database-url", &url]);
+    assert!(out.status.success(), "revoke failed: {}", stderr(&out));
+    let revoked = std::time::Instant::now();
+    let mut code = 200;
+    while revoked.elapsed() < Duration::from_millis(1000) {
+        code = status(Some(key.clone())).await;
+        if code == 401 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(code, 401, "a revoked key still works after a second");
+    let listed = concord(&["keys", "list", "--database-url", &url]);
+    let text = String::from_utf8(listed.stdout).unwrap();
+    let row = text.lines().find(|l| l.starts_with("ci-bot")).unwrap();
+    assert!(!row.trim_end().ends_with('-'), "no revocation time: {row}");
+    drop(serving);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn keys_refuse_a_missing_sqlite_file() {
+    let dir = scratch("keys-missing");
+    let db = dir.join("nope.db");
+    let out = concord(&["keys", "list", "--database-url", &url(&db)]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(!db.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -42,6 +42,37 @@ fn every_operation_documents_a_summary_and_its_problems() {
     }
 }
 
+/// The role check's table (`api::access::OPERATIONS`) against the document: an operation
+/// without an entry, or an entry for no operation, fails here. Each operation also names the
+/// roles that may call it (`x-roles`).
+#[test]
+fn every_operation_has_a_permission_entry() {
+    use concord::api::access::OPERATIONS;
+    let doc: serde_json::Value = serde_json::from_str(&concord::api::openapi_json()).unwrap();
+    let mut documented = Vec::new();
+    for (path, ops) in doc["paths"].as_object().expect("paths") {
+        for (method, op) in ops.as_object().unwrap() {
+            let method = method.to_uppercase();
+            assert!(
+                OPERATIONS.iter().any(|(m, t, _)| *m == method && t == path),
+                "{method} {path} has no entry in api::access::OPERATIONS: add the permission \
+                 it needs (read, write, resolve or admin)"
+            );
+            if !matches!(path.as_str(), "/healthz" | "/readyz") {
+                assert!(op["x-roles"].is_array(), "{method} {path} lists no x-roles");
+            }
+            documented.push((method, path.clone()));
+        }
+    }
+    for (m, t, _) in OPERATIONS {
+        assert!(
+            documented.iter().any(|(dm, dt)| dm == m && dt == t),
+            "api::access::OPERATIONS lists {m} {t}, which the document does not have"
+        );
+    }
+    assert_eq!(documented.len(), OPERATIONS.len());
+}
+
 mod parameters {
     //! Every documented parameter against the router: path parameters are exactly the path's
     //! `{placeholders}`, everything else is an optional query parameter (or a header), and

@@ -1,6 +1,6 @@
 //! Two concord processes sharing one PostgreSQL database: a conflict queued through one wakes
 //! a poller waiting on the other (LISTEN/NOTIFY), and concurrent resolutions spread across
-//! both execute exactly once.
+//! both execute exactly once; a key revoked on one is refused by the other within a second.
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -28,6 +28,10 @@ fn free_port() -> u16 {
 }
 
 async fn start(database_url: &str) -> Instance {
+    start_with(database_url, &[]).await
+}
+
+async fn start_with(database_url: &str, extra: &[&str]) -> Instance {
     let port = free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_concord"))
         .args([
@@ -37,6 +41,7 @@ async fn start(database_url: &str) -> Instance {
             "--bind",
             &format!("127.0.0.1:{port}"),
         ])
+        .args(extra)
         .env("CONCORD_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
@@ -167,4 +172,52 @@ async fn concurrent_resolutions_across_two_instances_execute_once(pool: sqlx::Pg
             .await
             .unwrap();
     assert!(edges <= 1, "one set of edges, got {edges}");
+}
+
+#[sqlx::test(migrations = "migrations/postgres")]
+#[ignore = "needs PostgreSQL; scripts/test runs it with --include-ignored"]
+async fn a_key_revoked_on_one_instance_is_refused_by_the_other_within_a_second(pool: sqlx::PgPool) {
+    // Arrange: a key made on A, just used on B.
+    let url = url_of(&pool).await;
+    let root = ["--api-keys", "root"];
+    let (a, b) = (start_with(&url, &root).await, start_with(&url, &root).await);
+    let client = reqwest::Client::new();
+    let made = client
+        .post(format!("{}/keys", a.base))
+        .bearer_auth("root")
+        .json(&json!({"name": "agent-1", "role": "agent", "scopes": ["team-a/*"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(made.status(), 201);
+    let key = made.json::<Value>().await.unwrap()["key"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let on_b = || {
+        client
+            .get(format!("{}/nodes", b.base))
+            .bearer_auth(&key)
+            .send()
+    };
+    assert_eq!(on_b().await.unwrap().status(), 200);
+
+    // Act: revoke it on A.
+    let revoked = client
+        .delete(format!("{}/keys/agent-1", a.base))
+        .bearer_auth("root")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revoked.status(), 200);
+    let at = Instant::now();
+
+    // Assert: B refuses it within a second.
+    while on_b().await.unwrap().status() != 401 {
+        assert!(
+            at.elapsed() < Duration::from_secs(1),
+            "instance B still accepts a key revoked on A a second ago"
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
 }

@@ -1,85 +1,149 @@
-//! API keys (contract section 1): with keys configured, every route but `/healthz` and
-//! `/readyz` needs `Authorization: Bearer <key>`. The review console's page and static files
-//! (`api::review`) are open too: they carry no data, and the page must load to ask for a key.
-//! Keys are compared as SHA-256 digests in constant time and never logged.
+//! API keys and roles on REST (contract section 1). With keys required (`--api-keys`, or any
+//! key in the database: `concord keys`, `/keys`), every route but `/healthz`, `/readyz` and
+//! the review console's page and static files (`api::review`: they carry no data, and the
+//! page must load to ask for a key) needs `Authorization: Bearer <key>`. [`require_key`] is the
+//! one place REST checks who calls and what the caller's role may do:
+//!
+//! 1. the key is resolved to a [`Caller`] (`service::keys::authenticate`: name, role, scopes);
+//!    none, a wrong or a revoked key is 401, and past the failures an address may send, 429
+//!    (`throttle`);
+//! 2. the route's permission (`access::needs`) is checked against the role: 403
+//!    `/problems/role-forbidden`;
+//! 3. the caller goes into the request's extensions, where handlers take it as an extractor
+//!    (`caller: Caller`) and idempotency keys are scoped by its name.
+//!
+//! Without keys every request runs as [`Caller::anonymous`] (admin of every scope). Keys are
+//! never logged.
 
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
-use axum::extract::{Request, State};
+use axum::extract::{ConnectInfo, FromRequestParts, MatchedPath, Request, State};
 use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use sha2::{Digest, Sha256};
 
+use super::access;
 use super::error::ApiError;
-use crate::config::Secret;
+use super::throttle::Throttle;
+use crate::domain::access::Permission;
+use crate::service::{self, Services, keys};
 
-fn digest(key: &str) -> [u8; 32] {
-    Sha256::digest(key.as_bytes()).into()
+pub use crate::domain::access::Caller;
+
+/// What [`require_key`] needs: the use cases (to find keys) and the failure counts.
+#[derive(Clone)]
+pub struct Gate {
+    services: Services,
+    throttle: Arc<Throttle>,
 }
 
-/// Equal digests, compared without an early exit.
-fn same(a: &[u8; 32], b: &[u8; 32]) -> bool {
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-/// The digests of the configured keys; empty means auth is off.
-#[derive(Clone, Default)]
-pub struct ApiKeys(Arc<Vec<[u8; 32]>>);
-
-impl ApiKeys {
-    pub fn new(keys: &[Secret]) -> Self {
-        let digests = keys
-            .iter()
-            .filter(|k| !k.0.is_empty())
-            .map(|k| digest(&k.0))
-            .collect();
-        Self(Arc::new(digests))
-    }
-
-    pub fn is_off(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The digest of the request's valid key, if it has one.
-    fn authorise(&self, req: &Request) -> Option<[u8; 32]> {
-        let header = req.headers().get(AUTHORIZATION)?.to_str().ok()?;
-        let (scheme, key) = header.split_once(' ')?;
-        if !scheme.eq_ignore_ascii_case("bearer") {
-            return None;
+impl Gate {
+    pub fn new(services: Services) -> Self {
+        Self {
+            services,
+            throttle: Arc::default(),
         }
-        let d = digest(key.trim());
-        // Check every key so the time taken does not depend on which one matched.
-        let hit = self.0.iter().fold(false, |acc, k| acc | same(k, &d));
-        hit.then_some(d)
     }
 }
 
-/// The digest of the key a request was authorised with, left in its extensions by
-/// [`require_key`] so idempotency keys can be scoped per API key.
-#[derive(Clone, Copy)]
-pub struct Caller(pub [u8; 32]);
+/// The key of a `Bearer` authorization; `Some("")` for a malformed header (a failed key).
+fn bearer(req: &Request) -> Option<String> {
+    let header = req.headers().get(AUTHORIZATION)?;
+    let Some((scheme, key)) = header.to_str().ok().and_then(|h| h.split_once(' ')) else {
+        return Some(String::new());
+    };
+    Some(if scheme.eq_ignore_ascii_case("bearer") {
+        key.trim().to_owned()
+    } else {
+        String::new()
+    })
+}
 
-pub async fn require_key(State(keys): State<ApiKeys>, mut req: Request, next: Next) -> Response {
+pub async fn require_key(State(gate): State<Gate>, mut req: Request, next: Next) -> Response {
     let path = req.uri().path();
-    let open = matches!(path, "/healthz" | "/readyz") || super::review::is_public(path);
-    if let Some(d) = keys.authorise(&req) {
-        req.extensions_mut().insert(Caller(d));
+    if matches!(path, "/healthz" | "/readyz") || super::review::is_public(path) {
         return next.run(req).await;
     }
-    if keys.is_off() || open {
-        return next.run(req).await;
+    let addr = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    let caller = match identify(&gate, bearer(&req), addr).await {
+        Ok(caller) => caller,
+        Err(refused) => return refused.into_response(),
+    };
+    if let Err(refused) = authorise(&caller, &req) {
+        return refused.into_response();
     }
-    ApiError::Unauthorized.into_response()
+    req.extensions_mut().insert(caller);
+    next.run(req).await
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Who a request with `key` from `addr` comes from, or why it is refused.
+async fn identify(
+    gate: &Gate,
+    key: Option<String>,
+    addr: Option<IpAddr>,
+) -> Result<Caller, ApiError> {
+    if !keys::required(&gate.services).await? {
+        return Ok(Caller::anonymous());
+    }
+    let Some(key) = key else {
+        return Err(ApiError::Unauthorized);
+    };
+    if !key.is_empty()
+        && let Some(caller) = keys::authenticate(&gate.services, &key).await?
+    {
+        return Ok(caller);
+    }
+    match gate.throttle.failed(addr) {
+        Some(wait) => Err(ApiError::TooManyFailedKeys(wait)),
+        None => Err(ApiError::Unauthorized),
+    }
+}
 
-    #[test]
-    fn digests_compare_equal_only_for_the_same_key() {
-        assert!(same(&digest("k1"), &digest("k1")));
-        assert!(!same(&digest("k1"), &digest("k2")));
+/// Whether the caller's role may call the route: REST's one permission check.
+fn authorise(caller: &Caller, req: &Request) -> Result<(), ApiError> {
+    // No matched path: no route, and the fallback answers 404.
+    let Some(path) = req.extensions().get::<MatchedPath>() else {
+        return Ok(());
+    };
+    let Some(needs) = access::needs(req.method(), path.as_str()) else {
+        return Ok(());
+    };
+    check(caller, needs, || {
+        access::describe(req.method(), path.as_str())
+    })
+}
+
+/// `Ok` when the caller's role holds `needs`, else the refusal naming `what`.
+pub fn check(
+    caller: &Caller,
+    needs: Permission,
+    what: impl FnOnce() -> String,
+) -> Result<(), ApiError> {
+    if caller.may(needs) {
+        return Ok(());
+    }
+    Err(service::Error::Forbidden {
+        role: caller.role,
+        needs,
+        what: what(),
+    }
+    .into())
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
+    type Rejection = ApiError;
+
+    /// The caller [`require_key`] found; 401 on a route it let through without one.
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        parts
+            .extensions
+            .get::<Caller>()
+            .cloned()
+            .ok_or(ApiError::Unauthorized)
     }
 }

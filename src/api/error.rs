@@ -41,6 +41,9 @@ pub enum ApiError {
     IdempotencyInFlight,
     #[error("a valid `Authorization: Bearer <key>` header is required")]
     Unauthorized,
+    /// Too many failed keys from the client's address; the seconds until it may try again.
+    #[error("too many failed keys from this address; retry in {0} s")]
+    TooManyFailedKeys(u64),
     #[error("requests from origin {0} are not accepted")]
     ForeignOrigin(String),
     /// A request head hyper refused before routing (400, 414 or 431; `server::early`).
@@ -176,6 +179,7 @@ impl ApiError {
             IdempotencyKeyReuse => ("idempotency-key-reuse", "Idempotency key reused", 422),
             IdempotencyInFlight => ("idempotency-in-flight", "Idempotent request in flight", 409),
             Unauthorized => ("unauthorized", "Unauthorized", 401),
+            TooManyFailedKeys(_) => ("too-many-failed-keys", "Too many failed keys", 429),
             ForeignOrigin(_) => ("foreign-origin", "Foreign origin", 403),
             McpSessionsFull(_) => ("mcp-sessions-full", "Too many MCP sessions", 503),
             McpClientSessionsFull(_) => (
@@ -296,6 +300,9 @@ impl IntoResponse for ApiError {
         );
         if let Some(seconds) = self.retry_after() {
             headers.insert(header::RETRY_AFTER, HeaderValue::from_static(seconds));
+        }
+        if let Self::TooManyFailedKeys(seconds) = self {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         if let Self::Unauthorized = self {
             headers.insert(

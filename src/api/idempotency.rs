@@ -7,7 +7,7 @@
 //! Any other response is kept here once the handler answered. A keyed request runs to
 //! completion even if its client goes away, so its key never stays in flight for nothing.
 //! The fingerprint is the method, path and canonical JSON body (keys sorted), scoped per API
-//! key when auth is on.
+//! key (by its name) when auth is on. `POST /keys` is the one POST that ignores the header.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -30,7 +30,9 @@ pub const HEADER: &str = "idempotency-key";
 pub const REPLAYED: &str = "idempotency-replayed";
 
 pub async fn idempotent(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    if req.method() != Method::POST {
+    // `POST /keys` answers with a new key, which is never stored; a retry of it gets 409
+    // `key-exists` for the name instead of a replay.
+    if req.method() != Method::POST || req.uri().path() == "/keys" {
         return next.run(req).await;
     }
     let Some(key) = req.headers().get(HEADER).cloned() else {
@@ -58,10 +60,12 @@ async fn run(
             .into_response()
         })?
         .to_owned();
+    // Keys are scoped per API key, by its name (never reused); `-` without keys.
     let scope = req
         .extensions()
         .get::<super::auth::Caller>()
-        .map_or_else(|| "-".to_owned(), |c| hex(&c.0));
+        .filter(|c| c.name != crate::domain::access::ANONYMOUS)
+        .map_or_else(|| "-".to_owned(), |c| c.name.clone());
     let (parts, body) = req.into_parts();
     let bytes = to_bytes(body, BODY_LIMIT)
         .await

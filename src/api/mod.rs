@@ -3,6 +3,7 @@
 //! this module merges them into one documented router, so no route can exist without its
 //! OpenAPI operation.
 
+pub mod access;
 pub mod auth;
 mod conflicts;
 mod doc;
@@ -13,6 +14,7 @@ pub mod extract;
 pub mod guard;
 mod health;
 pub mod idempotency;
+mod keys;
 pub mod limits;
 mod metrics;
 mod nodes;
@@ -23,6 +25,7 @@ pub mod resolve;
 mod revert;
 pub mod review;
 mod sources;
+mod throttle;
 mod versions;
 mod wake;
 
@@ -45,13 +48,18 @@ use crate::state::AppState;
         description = "Contradiction-aware long-term memory for AI agents. Errors are RFC 9457 \
             `application/problem+json` with a stable `type` (see the README's problem table). \
             Every POST accepts an `Idempotency-Key` header: the first response (2xx or 4xx) is \
-            kept for 24 h and replayed with `Idempotency-Replayed: true`."
+            kept for 24 h and replayed with `Idempotency-Replayed: true`. With API keys, each \
+            operation lists the key roles that may call it in `x-roles`; another role gets 403 \
+            `/problems/role-forbidden`, a missing, wrong or revoked key 401 \
+            `/problems/unauthorized`, and an address after 10 failed keys in a minute 429 \
+            `/problems/too-many-failed-keys` with `Retry-After`."
     ),
     tags(
         (name = "nodes", description = "Knowledge nodes; writes run contradiction detection"),
         (name = "edges", description = "Typed, weighted links between nodes"),
         (name = "conflicts", description = "The review queue and its resolution"),
         (name = "sources", description = "Learned source credibility"),
+        (name = "keys", description = "API keys with roles and scopes (admin only)"),
         (name = "operations", description = "Health, readiness, metrics"),
     )
 )]
@@ -72,9 +80,12 @@ pub fn routes() -> (Router<AppState>, serde_json::Value) {
         .merge(reports::router())
         .merge(sources::router())
         .merge(policies::router())
+        .merge(keys::router())
         .merge(health::router())
         .split_for_parts();
-    (router, doc::refine(&doc))
+    let mut doc = doc::refine(&doc);
+    access::annotate(&mut doc);
+    (router, doc)
 }
 
 /// The OpenAPI document, as `concord openapi` prints it and `openapi/openapi.json` holds it.
@@ -108,7 +119,7 @@ pub fn finish(router: Router<AppState>, state: AppState) -> Router {
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed.into_response() })
         .layer(from_fn_with_state(state.clone(), idempotency::idempotent))
         .layer(from_fn_with_state(
-            auth::ApiKeys::new(&state.settings.api_keys),
+            auth::Gate::new(state.services.clone()),
             auth::require_key,
         ))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

@@ -1,5 +1,6 @@
 //! `/nodes`: write (with detection), read, patch, delete, list and check nodes.
 
+use super::auth::Caller;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -108,6 +109,7 @@ fn sensitivity(q: &DetectQuery) -> Result<Option<Sensitivity>, ApiError> {
 )]
 pub async fn create_node(
     State(state): State<AppState>,
+    caller: Caller,
     claim: Claimed,
     AppQuery(q): AppQuery<DetectQuery>,
     AppJson(body): AppJson<CreateNodeRequest>,
@@ -116,7 +118,7 @@ pub async fn create_node(
     let written = nodes::remember(
         &state.services,
         body.into_input(),
-        None,
+        caller.writer(),
         q.detect.unwrap_or(true),
         sens,
         claim.get(),
@@ -230,6 +232,7 @@ pub struct PatchNodeRequest {
 )]
 pub async fn patch_node(
     State(state): State<AppState>,
+    caller: Caller,
     IdPath(id): IdPath,
     AppJson(body): AppJson<PatchNodeRequest>,
 ) -> Result<Json<NodeDto>, ApiError> {
@@ -244,7 +247,7 @@ pub async fn patch_node(
         observed_at: body.observed_at,
     })
     .map_err(ApiError::Validation)?;
-    let node = nodes::update(&state.services, id, patch, None).await?;
+    let node = nodes::update(&state.services, id, patch, caller.writer()).await?;
     Ok(Json(NodeDto::from_domain(node)))
 }
 
@@ -261,9 +264,10 @@ pub async fn patch_node(
 )]
 pub async fn delete_node(
     State(state): State<AppState>,
+    caller: Caller,
     IdPath(id): IdPath,
 ) -> Result<StatusCode, ApiError> {
-    nodes::delete(&state.services, id, None).await?;
+    nodes::delete(&state.services, id, caller.writer().as_deref()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

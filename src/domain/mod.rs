@@ -1,6 +1,8 @@
 //! Pure types and rules of concord. Nothing here imports axum or sqlx: the domain is what the
 //! HTTP layer and both storage backends agree on, and it is unit-tested without either.
 
+pub mod access;
+pub mod api_key;
 pub mod conflict;
 pub mod contradiction;
 pub mod credibility;

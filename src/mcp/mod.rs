@@ -3,6 +3,7 @@
 //! (`concord mcp`). Like the REST handlers, every tool only parses, calls one use case of
 //! `service/` and shapes the reply, so both doors behave the same.
 
+mod access;
 mod args;
 pub mod http;
 mod render;
@@ -146,6 +147,25 @@ impl ServerHandler for Concord {
         )
         .with_server_info(Implementation::new("concord", env!("CARGO_PKG_VERSION")))
         .with_instructions(INSTRUCTIONS)
+    }
+
+    /// Every tool call passes MCP's one permission check first ([`access::check_tool`]).
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
+        let mut context = context;
+        let caller = access::caller(&context);
+        if let Err(refused) = access::check_tool(caller.as_ref(), &request.name) {
+            return reply::failed(refused).map(Into::into);
+        }
+        // A tool that records who changed something reads it back with `access::caller`.
+        if let Some(caller) = caller {
+            context.extensions.insert(caller);
+        }
+        let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        self.tool_router.call(call).await
     }
 
     async fn list_resources(

@@ -7,6 +7,7 @@
 use uuid::Uuid;
 
 use crate::domain::FieldError;
+use crate::domain::access::{Permission, Role};
 use crate::domain::conflict::Action;
 use crate::domain::node::NodeState;
 use crate::domain::resolution::Resolution;
@@ -53,6 +54,17 @@ pub enum Error {
         #[source]
         cause: Box<StoreError>,
     },
+    /// The caller's role does not hold the permission the operation needs.
+    #[error("the key's role `{role}` may not {what} (it needs the `{}` permission)", needs.as_str())]
+    Forbidden {
+        role: Role,
+        needs: Permission,
+        /// The operation, in words: `resolve conflicts`, `call the tool remember`.
+        what: String,
+    },
+    /// A key of this name exists already (revoked or not).
+    #[error("a key named {0:?} exists already; names are never reused")]
+    KeyExists(String),
     /// Too many long polls and event streams wait already (retry later).
     #[error("the service is overloaded; retry later")]
     Overloaded,
@@ -81,6 +93,8 @@ pub enum Kind {
     AlreadyResolved,
     NotResolved,
     RevertBlocked,
+    RoleForbidden,
+    KeyExists,
     /// A resolution rolled back; `unavailable`: because the database was (503, else 500).
     ResolutionFailed {
         unavailable: bool,
@@ -121,6 +135,8 @@ impl Kind {
             AlreadyResolved => ("already-resolved", "Conflict already resolved", 409),
             NotResolved => ("not-resolved", "Conflict not resolved", 409),
             RevertBlocked => ("revert-conflict", "Later changes in the way", 409),
+            RoleForbidden => ("role-forbidden", "Forbidden for this role", 403),
+            KeyExists => ("key-exists", "Key name taken", 409),
             ResolutionFailed { unavailable } => (
                 "resolution-failed",
                 "Resolution failed",
@@ -187,6 +203,8 @@ impl Error {
             Self::AlreadyResolved(_) => Kind::AlreadyResolved,
             Self::NotResolved => Kind::NotResolved,
             Self::RevertBlocked(_) => Kind::RevertBlocked,
+            Self::Forbidden { .. } => Kind::RoleForbidden,
+            Self::KeyExists(_) => Kind::KeyExists,
             Self::StepFailed {
                 revert: false,
                 unavailable,

@@ -18,6 +18,7 @@ pub mod finding;
 pub mod health;
 pub mod idempotency;
 pub mod judging;
+pub mod keys;
 pub mod llm;
 pub mod memo;
 pub mod nodes;
@@ -48,6 +49,8 @@ pub struct Services {
     notifier: Arc<Notifier>,
     /// Keys whose release failed (`idempotency::abandon`).
     unreleased: Arc<idempotency::Unreleased>,
+    /// The API keys this process accepts ([`keys::authenticate`]).
+    keyring: Arc<keys::KeyRing>,
 }
 
 impl Services {
@@ -58,7 +61,15 @@ impl Services {
             detector,
             notifier,
             unreleased: Arc::default(),
+            keyring: Arc::default(),
         }
+    }
+
+    /// Accepts `configured` (`--api-keys`) as admin keys of every scope, besides the keys
+    /// stored in the database.
+    pub fn with_api_keys<'a>(mut self, configured: impl IntoIterator<Item = &'a str>) -> Self {
+        self.keyring = Arc::new(keys::KeyRing::new(configured));
+        self
     }
 
     /// Which database serves the use cases (`sqlite` or `postgres`).

@@ -2,13 +2,16 @@
 //! /nodes`, `POST /nodes/{id}/check` and the MCP tools `remember` and `check_contradictions`
 //! all come through here.
 
+use std::collections::HashSet;
+
 use uuid::Uuid;
 
 use crate::domain::FieldError;
 use crate::domain::conflict::{Conflict, Detection, Recommendation, Status, Strategy};
 use crate::domain::contradiction::Sensitivity;
+use crate::domain::contradiction::index_tokens;
 use crate::domain::cursor::{Cursor, Page};
-use crate::domain::node::{NewNode, Node, NodeInput, NodePatch};
+use crate::domain::node::{NewNode, Node, NodeInput, NodePatch, NodeState};
 use crate::domain::time;
 use crate::domain::valid_time::PointInTime;
 use crate::domain::version::{self, NodeVersion};
@@ -228,6 +231,52 @@ pub async fn get_at(svc: &Services, id: Uuid, at: PointInTime) -> Result<Node> {
         Err(e) => return Err(e.into()),
     };
     Ok(v.to_node(versions[0].recorded_at, has_embedding))
+}
+
+/// Up to `limit` memories whose words at `at` contain every one of `tokens` and that carry one
+/// of `labels` (any when empty), that held at `at.valid` as concord knew them at `at.known`.
+/// Candidates are found by their current words in any state (a memory superseded since still
+/// answers for the time it held) and kept when the text they had then matches too; a memory
+/// deleted since is not found.
+pub(crate) async fn memories_at(
+    svc: &Services,
+    tokens: &[String],
+    labels: &[String],
+    limit: usize,
+    at: PointInTime,
+) -> Result<Vec<Node>> {
+    let mut found: Vec<Node> = Vec::new();
+    for state in [NodeState::Active, NodeState::Dormant, NodeState::Archived] {
+        if tokens.is_empty() || found.len() >= limit {
+            break;
+        }
+        let page = svc
+            .store
+            .list_nodes(NodeQuery {
+                tokens: Some(tokens.to_vec()),
+                state: Some(state),
+                limit: 200,
+                ..Default::default()
+            })
+            .await?;
+        for current in page.items {
+            if found.len() >= limit {
+                break;
+            }
+            let then = match get_at(svc, current.id, at).await {
+                Ok(n) => n,
+                Err(Error::NotFound(_)) => continue,
+                Err(e) => return Err(e),
+            };
+            let words: HashSet<String> =
+                index_tokens(&then.title, &then.body).into_iter().collect();
+            let labelled = labels.is_empty() || then.labels.iter().any(|l| labels.contains(l));
+            if labelled && tokens.iter().all(|t| words.contains(t)) {
+                found.push(then);
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// The memories that held at `q.at.valid` as concord knew them at `q.at.known`, newest first.

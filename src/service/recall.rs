@@ -20,8 +20,8 @@ use crate::domain::validate::{Errors, FieldError};
 use crate::domain::version;
 use crate::service::detect::credibility_table;
 use crate::service::report::{PairConflict, ReportSource, judge_pairs, search_active, source_of};
-use crate::service::{Error, Result, Services, nodes};
-use crate::store::{EdgeQuery, NodeQuery, StoreError, StoreResult};
+use crate::service::{Result, Services, nodes};
+use crate::store::{EdgeQuery, StoreError, StoreResult};
 
 /// Default and largest number of memories one recall returns.
 pub const DEFAULT_LIMIT: i64 = 10;
@@ -170,59 +170,13 @@ pub async fn recall(svc: &Services, q: RecallQuery) -> Result<Recall> {
     })
 }
 
-/// Up to `limit` memories whose words at `at` contain every one of `tokens` and that carry one
-/// of `labels` (any when empty), that held at `at.valid` as concord knew them at `at.known`.
-/// Candidates are found by their current words in any state (a memory superseded since still
-/// answers for the time it held) and kept when the text they had then matches too; a memory
-/// deleted since is not found.
-pub(crate) async fn memories_at(
-    svc: &Services,
-    tokens: &[String],
-    labels: &[String],
-    limit: usize,
-    at: PointInTime,
-) -> Result<Vec<Node>> {
-    let mut found: Vec<Node> = Vec::new();
-    for state in [NodeState::Active, NodeState::Dormant, NodeState::Archived] {
-        if tokens.is_empty() || found.len() >= limit {
-            break;
-        }
-        let page = svc
-            .store
-            .list_nodes(NodeQuery {
-                tokens: Some(tokens.to_vec()),
-                state: Some(state),
-                limit: 200,
-                ..Default::default()
-            })
-            .await?;
-        for current in page.items {
-            if found.len() >= limit {
-                break;
-            }
-            let then = match nodes::get_at(svc, current.id, at).await {
-                Ok(n) => n,
-                Err(Error::NotFound(_)) => continue,
-                Err(e) => return Err(e),
-            };
-            let words: HashSet<String> =
-                index_tokens(&then.title, &then.body).into_iter().collect();
-            let labelled = labels.is_empty() || then.labels.iter().any(|l| labels.contains(l));
-            if labelled && tokens.iter().all(|t| words.contains(t)) {
-                found.push(then);
-            }
-        }
-    }
-    Ok(found)
-}
-
 /// Recall as concord would have answered at `at.known` about what held at `at.valid`: the
-/// memories' texts and standing then ([`memories_at`]), the conflicts pending then, and
+/// memories' texts and standing then ([`nodes::memories_at`]), the conflicts pending then, and
 /// detection among them.
 async fn recall_at(svc: &Services, q: RecallQuery, at: PointInTime) -> Result<Recall> {
     let store = &*svc.store;
     let tokens = index_tokens("", &q.query);
-    let mut found = memories_at(svc, &tokens, &q.labels, q.limit, at).await?;
+    let mut found = nodes::memories_at(svc, &tokens, &q.labels, q.limit, at).await?;
     // The conflicts that touched these memories, as they stood at `at.known`.
     let mut seen: HashSet<Uuid> = found.iter().map(|n| n.id).collect();
     let mut existing: HashSet<(Uuid, Uuid)> = HashSet::new();

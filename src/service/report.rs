@@ -17,7 +17,7 @@ use crate::domain::time;
 use crate::domain::valid_time::PointInTime;
 use crate::domain::validate::{Errors, FieldError};
 use crate::service::detect::{Probe, credibility_table, recommend_for};
-use crate::service::recall::memories_at;
+use crate::service::nodes::memories_at;
 use crate::service::{Result, Services};
 use crate::store::{NodeQuery, SourceStats, Store, StoreResult, StoredReport};
 

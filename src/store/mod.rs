@@ -51,7 +51,8 @@
 //! - **Table helpers** (below): `nodes`, `edges`, `conflicts`, `history`, `pre_image` insert,
 //!   fetch and delete rows of their table inside a caller's transaction; `locks` takes node
 //!   locks in the order above; `rows` maps each row type to its domain type, once; `sql` holds
-//!   the column lists and the JSON dialect; `backend` the trait both databases implement.
+//!   the column lists and the JSON dialect; `backend` the trait both databases implement;
+//!   `keys` holds the API keys, one statement per call, outside any unit of work.
 //! - **Units of work** (above, `units/`): node, edge and conflict writes, a resolution
 //!   (executing `domain::plan` step by step), a policy's resolution inside a write, and a
 //!   revert (`domain::revert`). Each is one transaction; they call the floor below and each
@@ -70,6 +71,7 @@ pub mod failpoints;
 mod health;
 mod history;
 mod idempotency;
+mod keys;
 pub mod location;
 mod locks;
 mod nodes;
@@ -89,6 +91,7 @@ use async_trait::async_trait;
 use backend::{Backend, QueryExt};
 use uuid::Uuid;
 
+use crate::domain::api_key::{ApiKey, KeyDigest, NewApiKey};
 use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::edge::{Direction, Edge};
@@ -404,6 +407,20 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreResult<()>;
     async fn idempotency_abandon(&self, scope: &str, key: &str) -> StoreResult<()>;
 
+    /// Stores a new API key; false when its name is taken (a revoked key's too).
+    async fn create_key(&self, key: NewApiKey) -> StoreResult<bool>;
+    /// Every API key, revoked ones included, by name.
+    async fn list_keys(&self) -> StoreResult<Vec<ApiKey>>;
+    /// The API key with this digest, revoked or not.
+    async fn key_by_digest(&self, digest: KeyDigest) -> StoreResult<Option<ApiKey>>;
+    /// Revokes the named key (`NotFound("key")` when there is none); revoking twice keeps the
+    /// first time.
+    async fn revoke_key(&self, name: &str) -> StoreResult<ApiKey>;
+    /// Whether any API key was ever stored: then every request needs a key.
+    async fn keys_exist(&self) -> StoreResult<bool>;
+    /// Records a use of the named key at `at` (never moving it back).
+    async fn touch_key(&self, name: &str, at: Timestamp) -> StoreResult<()>;
+
     /// Verifies the database's invariants (`concord check`); an empty list means clean.
     async fn check(&self) -> StoreResult<Vec<Violation>>;
 }
@@ -699,6 +716,30 @@ impl<B: Backend> Store for B {
 
     async fn idempotency_abandon(&self, scope: &str, key: &str) -> StoreResult<()> {
         idempotency::abandon(self, scope, key).await
+    }
+
+    async fn create_key(&self, key: NewApiKey) -> StoreResult<bool> {
+        keys::insert(self, &key).await
+    }
+
+    async fn list_keys(&self) -> StoreResult<Vec<ApiKey>> {
+        keys::list(self).await
+    }
+
+    async fn key_by_digest(&self, digest: KeyDigest) -> StoreResult<Option<ApiKey>> {
+        keys::by_digest(self, &digest).await
+    }
+
+    async fn revoke_key(&self, name: &str) -> StoreResult<ApiKey> {
+        keys::revoke(self, name).await
+    }
+
+    async fn keys_exist(&self) -> StoreResult<bool> {
+        keys::any(self).await
+    }
+
+    async fn touch_key(&self, name: &str, at: Timestamp) -> StoreResult<()> {
+        keys::touch(self, name, at).await
     }
 
     async fn check(&self) -> StoreResult<Vec<Violation>> {

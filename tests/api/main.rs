@@ -17,6 +17,7 @@ mod history;
 mod hostile;
 mod idempotency;
 mod input_rules;
+mod keys;
 mod limits;
 mod list_limits;
 mod mcp_sessions;
