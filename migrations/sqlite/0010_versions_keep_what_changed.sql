@@ -66,6 +66,16 @@ from (
 drop table node_versions;
 alter table node_versions_kept rename to node_versions;
 
+-- Reading a past version looks for the next version that replaced its texts or its standing:
+-- those few rows are indexed on their own, so the look-up skips the many versions that only
+-- changed the confidence.
+create index node_versions_replaced_title on node_versions (node_id, version)
+    where prev_title is not null;
+create index node_versions_replaced_body on node_versions (node_id, version)
+    where prev_body is not null;
+create index node_versions_replaced_standing on node_versions (node_id, version)
+    where prev_state is not null;
+
 create trigger node_versions_insert after insert on nodes begin
     insert into node_versions (node_id, version, kind, recorded_at, by_whom, conflict_id)
     values (new.node_id,

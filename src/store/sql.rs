@@ -126,16 +126,29 @@ pub(crate) use candidates_by_labels;
 /// A version's values are those the next version that replaced them kept (`prev_*`), else the
 /// live node's `n`: the standing comes whole from the first later version `s` that replaced
 /// it, the title, body and confidence each from the first later one that replaced that value.
-/// The dialect supplies the label test on `labels` and how a system time reads as a timestamp
-/// (`$sys_open` column `$sys_close`).
+/// The dialect supplies the label test on `labels`, how a system time reads as a timestamp
+/// (`$sys_open` column `$sys_close`), and which index each look-up for a later replacement
+/// takes (`$by_*`: SQLite's planner, without statistics, would walk the primary key through
+/// every later version instead of the partial index of the few that replaced the value).
 macro_rules! list_known {
-    ($label_in_labels:literal, $sys_open:literal, $sys_close:literal) => {
+    (
+        $label_in_labels:literal,
+        $sys_open:literal,
+        $sys_close:literal,
+        $by_title:literal,
+        $by_body:literal,
+        $by_standing:literal
+    ) => {
         concat!(
             "select * from (select f.node_id, \
-               coalesce((select x.prev_title from node_versions x where x.node_id = f.node_id \
+               coalesce((select x.prev_title from node_versions x ",
+            $by_title,
+            " where x.node_id = f.node_id \
                    and x.version > v.version and x.prev_title is not null \
                    order by x.version limit 1), n.title) as title, \
-               coalesce((select x.prev_body from node_versions x where x.node_id = f.node_id \
+               coalesce((select x.prev_body from node_versions x ",
+            $by_body,
+            " where x.node_id = f.node_id \
                    and x.version > v.version and x.prev_body is not null \
                    order by x.version limit 1), n.body) as body, \
                case when s.node_id is null then n.memory_type else s.prev_memory_type end \
@@ -167,7 +180,9 @@ macro_rules! list_known {
                  (select x.version from node_versions x where x.node_id = f.node_id \
                      and x.recorded_at <= $1 order by x.version desc limit 1) \
              left join node_versions s on s.node_id = f.node_id and s.version = \
-                 (select min(x.version) from node_versions x where x.node_id = f.node_id \
+                 (select min(x.version) from node_versions x ",
+            $by_standing,
+            " where x.node_id = f.node_id \
                      and x.version > v.version and x.prev_state is not null) \
              left join nodes n on n.node_id = f.node_id \
              where f.version = 1 and f.recorded_at <= $1 and v.kind <> 'deleted' \

@@ -91,8 +91,10 @@ pub async fn size_without_versions(url: &str) -> anyhow::Result<Option<f64>> {
 }
 
 /// Turns a SQLite store back into one from before versions existed (migrations 9 and later
-/// undone: the version table and triggers dropped, the columns they added to `nodes`
-/// dropped), so a build from before versions serves the same memories.
+/// undone: the version table and its triggers dropped), so a build from before versions serves
+/// the same memories from the same file: the node rows stay where they are and the pages the
+/// versions held are left free, so both builds read the same pages. The columns migration 9
+/// added to `nodes` stay; the older build never names them.
 pub async fn undo_versions(url: &str) -> anyhow::Result<()> {
     anyhow::ensure!(
         url.starts_with("sqlite:"),
@@ -104,12 +106,7 @@ pub async fn undo_versions(url: &str) -> anyhow::Result<()> {
         "drop trigger node_versions_update",
         "drop trigger node_versions_delete",
         "drop table node_versions",
-        "alter table nodes drop column valid_until",
-        "alter table nodes drop column corrected",
-        "alter table nodes drop column changed_by",
-        "alter table nodes drop column changed_in",
         "delete from _sqlx_migrations where version >= 9",
-        "vacuum",
     ] {
         sqlx::query(sql).execute(&mut c).await?;
     }

@@ -434,6 +434,8 @@ async fn once(cmd: &Cmd, env: &Env, r: usize) -> anyhow::Result<Run> {
                 let url = env
                     .scratch(cmd.template(), &format!("{run_id}_before"))
                     .await?;
+                // The same changes, so both files hold the same pages in the same places.
+                history::change_all(&url, *changes).await?;
                 history::undo_versions(&url).await?;
                 let server = server::Server::spawn(bin, &url, &c.server_log, c.cold).await?;
                 let mut t = Target {

@@ -105,7 +105,7 @@ impl Backend for PgStore {
          where status = 'pending' and (old_node_id = any($1) or new_node_id = any($1)) \
          order by created_at, conflict_id";
     const LIST_RANKED: &'static str = search::LIST_RANKED;
-    const LIST_KNOWN: &'static str = list_known!("labels ? $5", "", "");
+    const LIST_KNOWN: &'static str = list_known!("labels ? $5", "", "", "", "", "");
     const CANDIDATES_BY_LABELS: &'static str =
         candidates_by_labels!("label = any($1)", search::remembered!());
     const CANDIDATES_NEWEST: &'static str = candidates_newest!(search::remembered!());

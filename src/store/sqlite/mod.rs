@@ -500,7 +500,10 @@ impl Backend for SqliteStore {
     const LIST_KNOWN: &'static str = list_known!(
         "exists (select 1 from json_each(labels) where value = $5)",
         "strftime('%Y-%m-%dT%H:%M:%fZ', ",
-        " / 1000.0, 'unixepoch')"
+        " / 1000.0, 'unixepoch')",
+        "indexed by node_versions_replaced_title",
+        "indexed by node_versions_replaced_body",
+        "indexed by node_versions_replaced_standing"
     );
     const CANDIDATES_BY_LABELS: &'static str = candidates_by_labels!(
         "label in (select value from json_each($1))",
