@@ -58,6 +58,8 @@ bin=${CARGO_TARGET_DIR:-target}/$([ "$profile" = dev ] && echo debug || echo "$p
 
 pg_url=${PG_URL:-postgres://postgres@127.0.0.1:5432}
 work=$(mktemp -d)
+FUZZ_API_KEY="fuzz-$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
+export FUZZ_API_KEY
 pid=
 pg_db=
 cleanup() {
@@ -78,7 +80,10 @@ fuzz() {
     *) echo "unknown database $db (sqlite or postgres)" >&2; return 1 ;;
   esac
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  CONCORD_LOG=warn "$bin" serve --database-url "$url" --bind "127.0.0.1:$port" >"$work/server-$db.log" 2>&1 &
+  # With an admin key: the fuzzer calls POST /keys, and the first key made turns keys on, so
+  # a run without one would answer 401 to everything after it.
+  CONCORD_API_KEYS="$FUZZ_API_KEY" CONCORD_LOG=warn "$bin" serve --database-url "$url" \
+    --bind "127.0.0.1:$port" >"$work/server-$db.log" 2>&1 &
   pid=$!
   for _ in $(seq 1 100); do
     curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
@@ -93,6 +98,7 @@ fuzz() {
   SCHEMATHESIS_HOOKS=scripts/fuzz_hooks.py \
   "$venv/bin/schemathesis" --config-file "$work/schemathesis-$db.toml" run "$work/openapi-$db.json" \
     --url "http://127.0.0.1:$port" \
+    --header "Authorization: Bearer $FUZZ_API_KEY" \
     --checks all \
     --exclude-path-regex '^/(events|conflicts/wake)$' \
     --max-examples "$max_examples" \

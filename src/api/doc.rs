@@ -86,7 +86,7 @@ fn is_free_text(prop: &Value) -> bool {
     string && prop.get("format").is_none()
 }
 
-/// The NUL rule on every free-text property, and labels' item rules.
+/// The NUL rule on every free-text property, and the item rules of labels and key scopes.
 fn text_rules(schema: &mut Value) {
     let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
         return;
@@ -95,6 +95,16 @@ fn text_rules(schema: &mut Value) {
         if name == "labels" {
             prop["items"] = json!({
                 "type": "string", "minLength": 1, "maxLength": 64, "pattern": NO_NUL_NOT_BLANK,
+            });
+            continue;
+        }
+        if name == "scopes" {
+            // A key's scope patterns (`domain::access::ScopePattern::parse`): trimmed, 1..201
+            // characters, no control characters, `*` only at the end. The length is in the
+            // pattern, as the server counts it after trimming.
+            prop["items"] = json!({
+                "type": "string", "minLength": 1,
+                "pattern": "^\\s*(?=\\S)(?:[^\\x00-\\x1f\\x7f-\\x9f*]{0,200}\\*|[^\\x00-\\x1f\\x7f-\\x9f*]{1,201})\\s*$",
             });
             continue;
         }

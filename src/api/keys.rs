@@ -31,10 +31,14 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct CreateKeyRequest {
     /// Unique name, 1..64 characters of `A-Za-z0-9._-` starting with a letter or digit; never
     /// reused, also after the key is revoked.
-    #[schema(example = "team-a-agent", min_length = 1, max_length = 64)]
+    #[schema(
+        example = "team-a-agent",
+        min_length = 1,
+        pattern = r"^\s*[A-Za-z0-9][A-Za-z0-9._-]{0,63}\s*$"
+    )]
     pub name: String,
     /// `reader`, `agent`, `reviewer` or `admin` (README, "Keys and roles").
-    #[schema(example = "agent")]
+    #[schema(example = "agent", pattern = "^(reader|agent|reviewer|admin)$")]
     pub role: String,
     /// Scopes the key may use: exact names, or prefixes ending in `*` (`team-a/*`; `*` is every
     /// scope). At least one.
