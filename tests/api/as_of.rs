@@ -338,13 +338,18 @@ async fn a_timeline_chains_the_memories_that_superseded_one_another(app: TestApp
         .assert_problem(StatusCode::NOT_FOUND, "/problems/not-found");
 }
 
-/// `(source ids, as_of, known_at)` of a topic report about Bob.
-async fn reported(app: &TestApp, at: Value) -> (Vec<String>, Value, Value) {
+/// A topic report request about Bob, with the instants in `at`.
+fn about_bob(at: Value) -> Value {
     let mut body = json!({"topic": "Bob"});
     body.as_object_mut()
         .unwrap()
         .extend(at.as_object().unwrap().clone());
-    let r = app.post("/conflicts/check", body).await;
+    body
+}
+
+/// `(source ids, as_of, known_at)` of a topic report about Bob.
+async fn reported(app: &TestApp, at: Value) -> (Vec<String>, Value, Value) {
+    let r = app.post("/conflicts/check", about_bob(at)).await;
     r.assert_status(StatusCode::OK);
     let report = r.json();
     let ids = report["sources"]
@@ -405,11 +410,7 @@ async fn a_topic_report_as_of_describes_what_held_and_what_concord_knew_then(app
         (json!({"as_of": "yesterday"}), "/as_of"),
         (json!({"known_at": "2999-01-01T00:00:00Z"}), "/known_at"),
     ] {
-        let mut body = json!({"topic": "Bob"});
-        body.as_object_mut()
-            .unwrap()
-            .extend(at.as_object().unwrap().clone());
-        let r = app.post("/conflicts/check", body).await;
+        let r = app.post("/conflicts/check", about_bob(at)).await;
         assert_eq!(r.pointers(), vec![pointer]);
     }
     let after = app.get("/reports?limit=200").await.json()["items"]
