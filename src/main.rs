@@ -9,6 +9,9 @@ use concord::store::location;
 use concord::{api, store, telemetry};
 
 mod eval;
+// The display `import` and `sweep` share; unused until they land.
+#[allow(dead_code)]
+mod progress;
 
 /// mimalloc for Rust's allocations (SQLite keeps the C library's). A write decodes its
 /// candidates into many short strings, often freed on another thread than the one that
