@@ -102,7 +102,7 @@ fuzz() {
     --checks all \
     --exclude-path-regex '^/(events|conflicts/wake)$' \
     --max-examples "$max_examples" \
-    --request-timeout 20 \
+    --request-timeout 60 \
     --workers 1 \
     --no-color \
     "${args[@]}" || status=$?

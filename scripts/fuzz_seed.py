@@ -30,6 +30,10 @@ PROBABILITY = 0.85
 # deleted node's versions answer 200, which `use_after_free` would take for a resource still
 # served after its DELETE. Every other read of a deleted node stays under that check.
 KEPT_AFTER_DELETE = ["get_version", "list_versions"]
+# Seconds an operation may take where the default limit is too short for the unoptimised
+# build the fuzzer runs: a batch of 1,000 nodes judges up to 50,000 pairs, about ten seconds
+# there and a fraction of one in a release build (BENCHMARKS.md).
+SLOW = {"create_batch": 60}
 # schemathesis's default expected statuses for positive_data_acceptance.
 POSITIVE_EXPECTED = ["2xx", "3xx", "401", "403", "404", "409", "429", "5xx"]
 
@@ -176,11 +180,14 @@ def seed(base, out, spec_in, spec_out, seed_value):
         if "x-state-dependent" in op.get("responses", {}).get("422", {})
     )
     params_of = dict(operations)
-    for op in sorted(set(params_of) | set(state_dependent) | set(KEPT_AFTER_DELETE)):
+    ops = set(params_of) | set(state_dependent) | set(KEPT_AFTER_DELETE) | set(SLOW)
+    for op in sorted(ops):
         lines += ["", "[[operations]]", f'include-operation-id = "{op}"']
         if op in params_of:
             lines.append("[operations.parameters]")
             lines += [f'"{k}" = {bind(v)}' for k, v in params_of[op].items()]
+        if op in SLOW:
+            lines += ["[operations.checks]", f"max_response_time = {SLOW[op]}"]
         if op in KEPT_AFTER_DELETE:
             lines += ["[operations.checks.use_after_free]", "enabled = false"]
         if op in state_dependent:
