@@ -1,16 +1,21 @@
 //! Writing many memories at once (`POST /nodes/batch`, `concord import`): validate every
 //! item, detect against the store and among the batch, and write it all in one transaction.
 
-use crate::domain::batch::{BatchInput, BatchWritten};
+use async_trait::async_trait;
+
+use crate::domain::batch::{BatchInput, BatchWritten, NewBatch};
 use crate::domain::contradiction::Sensitivity;
+use crate::domain::node::NewNode;
 use crate::domain::time;
 use crate::service::idempotency::{self, Claim};
 use crate::service::{Error, Result, Services, replies};
+use crate::store::{BatchJudge, Candidate, CandidateQuery, DetectedConflict, StoreResult};
 
 /// Validates a batch and writes it with what detection finds for each node (unless `detect`
-/// is false), all or nothing, and wakes waiters when any conflict was queued. Each node is
-/// judged against the stored memories and the batch's earlier nodes, as though the batch had
-/// been written one node at a time in its order. With a claimed key its reply
+/// is false), all or nothing, and wakes waiters when any conflict was queued. Each node's
+/// candidates are searched in the batch's transaction, after its earlier nodes were written
+/// there, so the batch queues exactly what writing its nodes one at a time in its order would.
+/// The transaction is held while they are judged (with the LLM tier, for its answers too). With a claimed key its reply
 /// ([`replies::batch_written`]) commits in that transaction. `by` is who writes it.
 pub async fn remember_all(
     svc: &Services,
@@ -25,23 +30,43 @@ pub async fn remember_all(
         b.node.changed_by.clone_from(&by);
     }
     let store = &*svc.store;
-    let found = if detect {
-        let nodes: Vec<_> = batch.nodes.iter().map(|b| b.node.clone()).collect();
-        svc.detector
-            .detect_batch(store, &nodes, sensitivity)
-            .await?
+    let written = if detect {
+        let judge = svc.detector.for_batch(store, sensitivity).await?;
+        write(svc, batch, &judge, claim).await?
     } else {
-        vec![Vec::new(); batch.nodes.len()]
-    };
-    let written = match claim {
-        None => store.create_batch(batch, found).await?,
-        Some(c) => {
-            let pending = store.create_batch_keyed(batch, found).await?;
-            idempotency::commit(c, pending, replies::batch_written).await?
-        }
+        write(svc, batch, &NoDetection, claim).await?
     };
     if written.nodes.iter().any(|n| !n.conflicts.is_empty()) {
         svc.notifier.bump();
     }
     Ok(written)
+}
+
+async fn write(
+    svc: &Services,
+    batch: NewBatch,
+    judge: &dyn BatchJudge,
+    claim: Option<&Claim>,
+) -> Result<BatchWritten> {
+    Ok(match claim {
+        None => svc.store.create_batch(batch, judge).await?,
+        Some(c) => {
+            let pending = svc.store.create_batch_keyed(batch, judge).await?;
+            idempotency::commit(c, pending, replies::batch_written).await?
+        }
+    })
+}
+
+/// A batch written with `?detect=false`.
+struct NoDetection;
+
+#[async_trait]
+impl BatchJudge for NoDetection {
+    fn query(&self, _: &NewNode) -> Option<CandidateQuery> {
+        None
+    }
+
+    async fn judge(&self, _: &NewNode, _: Vec<Candidate>) -> StoreResult<Vec<DetectedConflict>> {
+        Ok(Vec::new())
+    }
 }

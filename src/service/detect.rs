@@ -3,10 +3,9 @@
 //! recommendation. Candidate reads and judging happen before the write transaction opens, so
 //! the optional LLM tier's network calls never hold a transaction.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
-use futures_util::StreamExt;
+use async_trait::async_trait;
 use tokio::task::JoinSet;
 use uuid::Uuid;
 
@@ -17,14 +16,16 @@ use crate::domain::contradiction::{
     subject_names,
 };
 use crate::domain::edge::{self, Edge};
-use crate::domain::node::{NewNode, Node, NodeState};
+use crate::domain::node::{NewNode, Node};
 use crate::domain::recommend::{self, Standing};
 use crate::domain::time;
 use crate::service::judging::{self, Load, memory_of};
 use crate::service::llm::{LlmClient, LlmError, Pair};
 use crate::service::memo::{Memo, Weigh};
 use crate::service::policy::Policies;
-use crate::store::{Candidate, CandidateQuery, DetectedConflict, SourceStats, Store, StoreResult};
+use crate::store::{
+    BatchJudge, Candidate, CandidateQuery, DetectedConflict, SourceStats, Store, StoreResult,
+};
 
 pub use crate::service::finding::{Finding, Probe, credibility_of, detection_of};
 
@@ -96,40 +97,51 @@ impl Detector {
             None => Arc::new(contradiction::analyse(&probe.memory())),
         };
         let (findings, _) = self
-            .find_analysed(store, probe, analyse, sensitivity, Vec::new())
+            .find_analysed(store, probe, analyse, sensitivity)
             .await?;
         Ok(findings)
     }
 
     /// [`Self::find`] with the probe analysed by `analyse`, which runs while the database
-    /// looks for candidates, and `extra` candidates judged beside the stored ones (a batch's
-    /// earlier nodes); with the analysis.
+    /// looks for candidates; with the analysis.
     async fn find_analysed(
         &self,
         store: &dyn Store,
         probe: &Probe<'_>,
         analyse: impl FnOnce() -> Arc<Analysis>,
         sensitivity: Option<Sensitivity>,
-        extra: Vec<Candidate>,
     ) -> StoreResult<(Vec<Finding>, Arc<Analysis>)> {
-        let cfg = DetectConfig {
-            sensitivity: sensitivity.unwrap_or(self.base.sensitivity),
-            ..self.base
-        };
         let search = store.candidates(candidate_query(probe));
         // `join!` polls the search first, so its first statement is on its way before the
         // analysis starts: the two run at the same time.
         let (candidates, analysis) = tokio::join!(search, async { analyse() });
-        let candidates = (candidates?.into_iter())
-            .chain(extra)
-            .filter(|c| !c.remembered);
-        let findings = match &self.llm {
+        let findings = self
+            .judge_candidates(probe, &analysis, candidates?, sensitivity)
+            .await;
+        Ok((findings, analysis))
+    }
+
+    /// What the probe (analysed as `analysis`) contradicts among `candidates`, passing over
+    /// those a verdict about the pair exists for already.
+    async fn judge_candidates(
+        &self,
+        probe: &Probe<'_>,
+        analysis: &Arc<Analysis>,
+        candidates: Vec<Candidate>,
+        sensitivity: Option<Sensitivity>,
+    ) -> Vec<Finding> {
+        let cfg = DetectConfig {
+            sensitivity: sensitivity.unwrap_or(self.base.sensitivity),
+            ..self.base
+        };
+        let candidates = candidates.into_iter().filter(|c| !c.remembered);
+        match &self.llm {
             None => {
                 let (memo, load, new) = (&self.analyses, &self.load, probe.memory());
-                judging::judge(memo, load, new, &analysis, candidates.collect(), cfg).await
+                judging::judge(memo, load, new, analysis, candidates.collect(), cfg).await
             }
             Some(llm) => {
-                let new = Analysed::new(probe.memory(), &analysis);
+                let new = Analysed::new(probe.memory(), analysis);
                 let judged = candidates
                     .map(|c| {
                         let analysis = self.analysis(c.node.id, &memory_of(&c));
@@ -138,49 +150,7 @@ impl Detector {
                     .collect();
                 judge_with_llm(llm, new, judged, &cfg).await
             }
-        };
-        Ok((findings, analysis))
-    }
-
-    /// What detection finds for each node of a batch, in input order, as conflicts to write
-    /// with it: against the stored memories through the index, and against the batch's
-    /// earlier nodes as though they had been written one at a time before it
-    /// ([`batch_candidates`]). The nodes are judged a few at a time: each one's candidate
-    /// search waits on the database while another's candidates are judged.
-    pub async fn detect_batch(
-        &self,
-        store: &dyn Store,
-        nodes: &[NewNode],
-        sensitivity: Option<Sensitivity>,
-    ) -> StoreResult<Vec<Vec<DetectedConflict>>> {
-        let _busy = self.load.enter();
-        let index: Vec<BatchIndex> = nodes.iter().map(BatchIndex::of).collect();
-        let credibility = credibility_table(store).await?;
-        let (index, credibility) = (&index, &credibility);
-        // Indices, not `(i, &node)` items: a closure over borrowed items would not be general
-        // enough over their lifetime for a future that must be `Send`.
-        let judged = futures_util::stream::iter(0..nodes.len())
-            .map(|i| async move {
-                let node = &nodes[i];
-                let probe = Probe::of_new(node);
-                let extra = batch_candidates(nodes, index, i)
-                    .into_iter()
-                    .map(|j| Candidate {
-                        node: nodes[j].to_node(),
-                        embedding: nodes[j].embedding.clone(),
-                        remembered: false,
-                    })
-                    .collect();
-                let analyse = || self.analysis(node.id, &probe.memory());
-                let (findings, _) = self
-                    .find_analysed(store, &probe, analyse, sensitivity, extra)
-                    .await?;
-                Ok(self.conflicts_of(&probe, node.id, findings, credibility))
-            })
-            .buffered(BATCH_DETECTIONS)
-            .collect::<Vec<StoreResult<_>>>()
-            .await;
-        judged.into_iter().collect()
+        }
     }
 
     /// The analysis of stored node `id` whose text is `m`'s: kept from an earlier write while
@@ -254,6 +224,52 @@ impl Detector {
     }
 }
 
+/// Detection in a batch's transaction ([`BatchJudge`]): each node judged against the
+/// candidates the store found for it there, with the rules, policies and recommendations a
+/// single write gets, and one credibility table read before the batch began.
+pub struct BatchDetection<'a> {
+    detector: &'a Detector,
+    sensitivity: Option<Sensitivity>,
+    credibility: Vec<SourceStats>,
+}
+
+impl Detector {
+    /// Detection for one batch's transaction.
+    pub async fn for_batch(
+        &self,
+        store: &dyn Store,
+        sensitivity: Option<Sensitivity>,
+    ) -> StoreResult<BatchDetection<'_>> {
+        Ok(BatchDetection {
+            detector: self,
+            sensitivity,
+            credibility: credibility_table(store).await?,
+        })
+    }
+}
+
+#[async_trait]
+impl BatchJudge for BatchDetection<'_> {
+    fn query(&self, node: &NewNode) -> Option<CandidateQuery> {
+        Some(candidate_query(&Probe::of_new(node)))
+    }
+
+    async fn judge(
+        &self,
+        node: &NewNode,
+        candidates: Vec<Candidate>,
+    ) -> StoreResult<Vec<DetectedConflict>> {
+        let d = self.detector;
+        let _busy = d.load.enter();
+        let probe = Probe::of_new(node);
+        // Kept in the memo, as a single write keeps its own: the batch's later nodes and the
+        // writes after it judge this one as a candidate.
+        let analysis = d.analysis(node.id, &probe.memory());
+        let findings = (d.judge_candidates(&probe, &analysis, candidates, self.sensitivity)).await;
+        Ok(d.conflicts_of(&probe, node.id, findings, &self.credibility))
+    }
+}
+
 /// The candidate search for `probe`: its rarest index tokens and the names of its subjects,
 /// and for a short memory the newest of its scope and type as well.
 fn candidate_query(probe: &Probe<'_>) -> CandidateQuery {
@@ -286,60 +302,6 @@ fn query_tokens(title: &str, body: &str) -> (Vec<String>, Vec<String>, bool) {
         }
     }
     (tokens, names, short)
-}
-
-/// How many nodes of a batch are judged at once.
-const BATCH_DETECTIONS: usize = 4;
-
-/// A batch node as the candidate search sees it: what it looks up, and what it is found by.
-struct BatchIndex {
-    query: Vec<String>,
-    indexed: HashSet<String>,
-    short: bool,
-}
-
-impl BatchIndex {
-    fn of(node: &NewNode) -> Self {
-        let (query, _, short) = query_tokens(&node.title, &node.body);
-        Self {
-            query,
-            indexed: index_tokens(&node.title, &node.body).into_iter().collect(),
-            short,
-        }
-    }
-}
-
-/// The earlier nodes of a batch that node `i`'s candidate search would have found had they
-/// been written one at a time before it, newest first: active nodes of its scope and type
-/// that hold one of the words it looks up, share a label when both carry an embedding, or,
-/// for a short memory, are among the newest of that scope and type. At most
-/// [`MAX_CANDIDATES`] of them.
-fn batch_candidates(nodes: &[NewNode], index: &[BatchIndex], i: usize) -> Vec<usize> {
-    let new = &nodes[i];
-    let mut newest = 0;
-    let mut found = Vec::new();
-    for j in (0..i).rev() {
-        let old = &nodes[j];
-        if old.scope != new.scope
-            || old.memory_type != new.memory_type
-            || old.state != NodeState::Active
-        {
-            continue;
-        }
-        let recent = index[i].short && newest < NEWEST_FOR_SHORT;
-        newest += 1;
-        let by_word = index[i].query.iter().any(|t| index[j].indexed.contains(t));
-        let by_label = new.embedding.is_some()
-            && old.embedding.is_some()
-            && old.labels.iter().any(|l| new.labels.contains(l));
-        if recent || by_word || by_label {
-            found.push(j);
-            if found.len() == MAX_CANDIDATES {
-                break;
-            }
-        }
-    }
-    found
 }
 
 /// Every tier at once: the other tiers' verdicts, and the LLM asked concurrently about each
@@ -472,7 +434,7 @@ impl Detector {
         let analyse = || Arc::new(contradiction::analyse(&probe.memory()));
         let (found, analysis) = if detect {
             let (findings, analysis) = self
-                .find_analysed(store, &probe, analyse, sensitivity, Vec::new())
+                .find_analysed(store, &probe, analyse, sensitivity)
                 .await?;
             let found = self.to_conflicts(store, &probe, id, findings).await?;
             (found, analysis)
@@ -513,44 +475,5 @@ impl Detector {
 impl Weigh for Analysis {
     fn weight(&self) -> usize {
         self.heap_bytes()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::node::NodeInput;
-
-    fn node(title: &str, body: &str, scope: &str, state: &str) -> NewNode {
-        let input = NodeInput {
-            title: Some(title.into()),
-            body: Some(body.into()),
-            scope: Some(scope.into()),
-            state: Some(state.into()),
-            ..NodeInput::default()
-        };
-        NewNode::parse(input, time::now()).unwrap()
-    }
-
-    #[test]
-    fn a_batch_node_finds_the_earlier_ones_its_search_would_find() {
-        let long = "The cache TTL for the payment service is 30 seconds in every region we run, \
-                    set by the platform team last spring after the outage";
-        let nodes = vec![
-            node("Cache TTL", long, "a", "active"),
-            node("Cache TTL", long, "b", "active"),
-            node("Cache TTL", long, "a", "dormant"),
-            node("Lunch", "Lunch is in the big room", "a", "active"),
-            node("Cache TTL", &long.replace("30", "60"), "a", "active"),
-            node("Moved", "Moved to Lisbon", "a", "active"),
-        ];
-        let index: Vec<_> = nodes.iter().map(BatchIndex::of).collect();
-
-        // A long memory finds the active one of its scope sharing its words, not the other
-        // scope's, the dormant one or the unrelated one; nothing comes after it.
-        assert_eq!(batch_candidates(&nodes, &index, 4), [0]);
-        assert!(batch_candidates(&nodes, &index, 0).is_empty());
-        // A short memory also takes the newest of its scope and type, newest first.
-        assert_eq!(batch_candidates(&nodes, &index, 5), [4, 3, 0]);
     }
 }

@@ -232,6 +232,21 @@ pub struct CandidateQuery {
     pub newest: usize,
 }
 
+/// Detection as a batch's transaction asks for it, node by node: the store searches the
+/// candidates in the transaction, the judge (detection, outside the store) says what they
+/// contradict. Its conflicts are written before the next node is searched for.
+#[async_trait]
+pub trait BatchJudge: Send + Sync {
+    /// The candidate search for `node`; `None` when nothing is to be detected.
+    fn query(&self, node: &NewNode) -> Option<CandidateQuery>;
+    /// The conflicts `node` makes with `candidates`, to be written with it.
+    async fn judge(
+        &self,
+        node: &NewNode,
+        candidates: Vec<Candidate>,
+    ) -> StoreResult<Vec<DetectedConflict>>;
+}
+
 /// A detected contradiction to be written with the new node.
 #[derive(Debug, Clone)]
 pub struct DetectedConflict {
@@ -326,18 +341,20 @@ pub trait Store: Send + Sync + 'static {
     /// rows, exactly as [`Store::create_node`] keeps them. For imports and preloads, where a
     /// transaction per node would cost most of the time; all are written or none.
     async fn create_nodes(&self, nodes: Vec<NewNode>) -> StoreResult<()>;
-    /// A batch (`POST /nodes/batch`) with what detection found for each of its nodes (in
-    /// input order), in one transaction: all of it is written or none.
+    /// A batch (`POST /nodes/batch`) in one transaction, all of it or none: each node in
+    /// input order with what `judge` finds among the candidates searched in that transaction
+    /// (so the batch's earlier nodes are found as they would be by a later write), then the
+    /// edges.
     async fn create_batch(
         &self,
         batch: NewBatch,
-        found: Vec<Vec<DetectedConflict>>,
+        judge: &dyn BatchJudge,
     ) -> StoreResult<BatchWritten>;
     /// [`Store::create_batch`] for a keyed request: its reply commits with it ([`Pending`]).
     async fn create_batch_keyed<'a>(
         &'a self,
         batch: NewBatch,
-        found: Vec<Vec<DetectedConflict>>,
+        judge: &'a dyn BatchJudge,
     ) -> StoreResult<Pending<'a, BatchWritten>>;
     async fn get_node(&self, id: Uuid) -> StoreResult<Node>;
     async fn get_node_with_embedding(&self, id: Uuid) -> StoreResult<(Node, Option<Vec<f32>>)>;
@@ -571,14 +588,10 @@ impl<B: Backend> Store for B {
     async fn create_batch(
         &self,
         batch: NewBatch,
-        found: Vec<Vec<DetectedConflict>>,
+        judge: &dyn BatchJudge,
     ) -> StoreResult<BatchWritten> {
         unit_of_work(self, || {
-            committed(units::nodes::write_batch(
-                self,
-                batch.clone(),
-                found.clone(),
-            ))
+            committed(units::nodes::write_batch(self, batch.clone(), judge))
         })
         .await
     }
@@ -586,10 +599,10 @@ impl<B: Backend> Store for B {
     async fn create_batch_keyed<'a>(
         &'a self,
         batch: NewBatch,
-        found: Vec<Vec<DetectedConflict>>,
+        judge: &'a dyn BatchJudge,
     ) -> StoreResult<Pending<'a, BatchWritten>> {
         keyed_unit(self, || {
-            units::nodes::write_batch(self, batch.clone(), found.clone())
+            units::nodes::write_batch(self, batch.clone(), judge)
         })
         .await
     }

@@ -333,7 +333,17 @@ pub const LABEL_HITS_PER_CANDIDATE: usize = 4;
 
 pub async fn candidates<B: Backend>(store: &B, q: CandidateQuery) -> StoreResult<Vec<Candidate>> {
     let mut conn = store.reader().await?;
-    let mut out: Vec<Candidate> = store.candidates_by_tokens(&mut conn, &q).await?;
+    candidates_in(store, &mut conn, &q).await
+}
+
+/// [`candidates`] on `conn`: a batch searches in its own transaction, where its earlier nodes
+/// are found as a write after them would find them.
+pub async fn candidates_in<B: Backend>(
+    store: &B,
+    conn: &mut Conn<B>,
+    q: &CandidateQuery,
+) -> StoreResult<Vec<Candidate>> {
+    let mut out: Vec<Candidate> = store.candidates_by_tokens(conn, q).await?;
     if q.with_embedding && !q.labels.is_empty() {
         let rows = B::query(B::CANDIDATES_BY_LABELS)
             .arg(Texts(&q.labels))
@@ -342,7 +352,7 @@ pub async fn candidates<B: Backend>(store: &B, q: CandidateQuery) -> StoreResult
             .arg(q.exclude.map(Id))
             .arg(q.limit as i64)
             .arg((q.limit * LABEL_HITS_PER_CANDIDATE) as i64)
-            .all(&mut conn)
+            .all(conn)
             .await?;
         add_unseen::<B>(&mut out, &rows)?;
     }
@@ -352,7 +362,7 @@ pub async fn candidates<B: Backend>(store: &B, q: CandidateQuery) -> StoreResult
             .arg(&q.scope)
             .arg(&q.memory_type)
             .arg(q.exclude.map(Id))
-            .all(&mut conn)
+            .all(conn)
             .await?;
         add_unseen::<B>(&mut out, &rows)?;
     }

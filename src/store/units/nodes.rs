@@ -1,8 +1,6 @@
 //! Node writes, each one transaction: a new node with the conflicts detection found (and the
 //! resolutions policies decided on), a batch of them, a change, a delete.
 
-use std::collections::HashSet;
-
 use sqlx::types::Json;
 use uuid::Uuid;
 
@@ -12,11 +10,12 @@ use crate::domain::contradiction::index_tokens;
 use crate::domain::node::{self as dn, NewNode, Node, NodePatch};
 use crate::domain::time;
 use crate::store::backend::{Backend, Id, QueryExt, Ts};
+use crate::store::nodes::candidates_in;
 use crate::store::nodes::{
     Change, attach_conflict_ids, check_dimension, delete_in, fetch, fetch_optional, insert,
 };
 use crate::store::units::{Open, Uncommitted, policy};
-use crate::store::{DetectedConflict, StoreResult, conflicts, edges, locks, rows};
+use crate::store::{BatchJudge, DetectedConflict, StoreResult, conflicts, edges, locks, rows};
 
 /// Inserts `nodes` in one transaction, with no conflicts: [`crate::store::Store::create_nodes`].
 pub async fn create_many<B: Backend>(store: &B, nodes: &[NewNode]) -> StoreResult<()> {
@@ -163,14 +162,13 @@ async fn queue_found<B: Backend>(
     Ok((created, queued))
 }
 
-/// A batch (`POST /nodes/batch`): every node, then what detection found for each (in input
-/// order), then the edges, in one transaction left open for its commit. The old nodes that
-/// are stored already are locked once, in id order, before any conflict is written; those of
-/// the batch are this transaction's own rows.
+/// A batch (`POST /nodes/batch`) in one transaction left open for its commit: node by node in
+/// input order, its candidates searched in the transaction (so the batch's earlier nodes are
+/// among them), judged, and the node written with the conflicts found; then the edges.
 pub async fn write_batch<B: Backend>(
     store: &B,
     batch: NewBatch,
-    found: Vec<Vec<DetectedConflict>>,
+    judge: &dyn BatchJudge,
 ) -> StoreResult<Open<B, BatchWritten>> {
     // Tokenising and encoding happen before the write transaction starts.
     let rows: Vec<_> = batch
@@ -182,14 +180,6 @@ pub async fn write_batch<B: Backend>(
             (tokens, embedding)
         })
         .collect();
-    let ours: HashSet<Uuid> = batch.nodes.iter().map(|b| b.node.id).collect();
-    let olds: Vec<Uuid> = found
-        .iter()
-        .flatten()
-        .map(|h| h.conflict.old_node_id)
-        .filter(|id| !ours.contains(id))
-        .collect();
-    let resolving = found.iter().flatten().any(|h| h.resolve.is_some());
     let mut tx = store.write().await?;
     if let Some((i, b)) = (batch.nodes.iter().enumerate()).find(|(_, b)| b.node.embedding.is_some())
     {
@@ -198,13 +188,19 @@ pub async fn write_batch<B: Backend>(
             .await
             .map_err(|e| e.under(&format!("/nodes/{i}")))?;
     }
-    for (b, (tokens, embedding)) in batch.nodes.iter().zip(&rows) {
+    let mut nodes = Vec::with_capacity(batch.nodes.len());
+    for (b, (tokens, embedding)) in batch.nodes.into_iter().zip(&rows) {
+        let found = match judge.query(&b.node) {
+            Some(q) => {
+                let candidates = candidates_in(store, &mut tx, &q).await?;
+                judge.judge(&b.node, candidates).await?
+            }
+            None => Vec::new(),
+        };
         let change = Change::written(&b.node);
         insert::<B>(&mut tx, &b.node, tokens, embedding.as_deref(), &change).await?;
-    }
-    lock_olds::<B>(&mut tx, olds, resolving).await?;
-    let mut nodes = Vec::with_capacity(batch.nodes.len());
-    for (b, found) in batch.nodes.into_iter().zip(found) {
+        let olds = found.iter().map(|h| h.conflict.old_node_id).collect();
+        lock_olds::<B>(&mut tx, olds, found.iter().any(|h| h.resolve.is_some())).await?;
         let (node, conflicts) = queue_found::<B>(&mut tx, &b.node, found).await?;
         nodes.push(WrittenNode {
             reference: b.reference,
