@@ -162,6 +162,35 @@ async fn queue_found<B: Backend>(
     Ok((created, queued))
 }
 
+/// A batch's node with what detection found for it, in the batch's transaction: in one call
+/// where the backend groups a node's write ([`Backend::grouped_node_write`]: one hand-off to
+/// SQLite's thread instead of one per statement), else statement by statement.
+async fn write_found<B: Backend>(
+    tx: &mut B::Tx,
+    node: &NewNode,
+    tokens: &str,
+    embedding: &Option<Vec<u8>>,
+    found: Vec<DetectedConflict>,
+) -> StoreResult<(Node, Vec<Conflict>)> {
+    let unresolved = found.iter().all(|h| h.resolve.is_none());
+    if unresolved
+        && embedding.is_none()
+        && let Some(write) = B::grouped_node_write(node, tokens, &found)
+    {
+        let query = sqlx::query(sqlx::AssertSqlSafe(write.sql.into_owned()));
+        let rows = (write.bind)(query).all(tx).await?;
+        let queued = rows::conflicts::<B::Db>(&rows)?;
+        let mut created = node.to_node();
+        created.conflict_ids = queued.iter().map(|c| c.id).collect();
+        return Ok((created, queued));
+    }
+    let change = Change::written(node);
+    insert::<B>(tx, node, tokens, embedding.as_deref(), &change).await?;
+    let olds = found.iter().map(|h| h.conflict.old_node_id).collect();
+    lock_olds::<B>(tx, olds, !unresolved).await?;
+    queue_found::<B>(tx, node, found).await
+}
+
 /// A batch (`POST /nodes/batch`) in one transaction left open for its commit: node by node in
 /// input order, its candidates searched in the transaction (so the batch's earlier nodes are
 /// among them), judged, and the node written with the conflicts found; then the edges.
@@ -197,11 +226,8 @@ pub async fn write_batch<B: Backend>(
             }
             None => Vec::new(),
         };
-        let change = Change::written(&b.node);
-        insert::<B>(&mut tx, &b.node, tokens, embedding.as_deref(), &change).await?;
-        let olds = found.iter().map(|h| h.conflict.old_node_id).collect();
-        lock_olds::<B>(&mut tx, olds, found.iter().any(|h| h.resolve.is_some())).await?;
-        let (node, conflicts) = queue_found::<B>(&mut tx, &b.node, found).await?;
+        let (node, conflicts) =
+            write_found::<B>(&mut tx, &b.node, tokens, embedding, found).await?;
         nodes.push(WrittenNode {
             reference: b.reference,
             node,
