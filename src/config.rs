@@ -17,8 +17,19 @@ pub struct ServerLimits {
     pub max_connections: Option<usize>,
 }
 
-/// Largest request body accepted, on REST and MCP alike.
+/// Largest request body accepted, on REST and MCP alike (but for the batch route).
 pub const BODY_LIMIT: usize = 2 * 1024 * 1024;
+/// Largest body of `POST /nodes/batch`: a thousand memories of a few KiB each, with room.
+pub const BATCH_BODY_LIMIT: usize = 32 * 1024 * 1024;
+
+/// The largest body a request to `path` may carry.
+pub fn body_limit(path: &str) -> usize {
+    if path == "/nodes/batch" {
+        BATCH_BODY_LIMIT
+    } else {
+        BODY_LIMIT
+    }
+}
 
 /// Header fields a request may carry (hyper's default).
 pub const MAX_HEADERS: usize = 100;

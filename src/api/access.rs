@@ -14,6 +14,7 @@ use Permission::{Admin, Read, Resolve, Write};
 pub const OPERATIONS: &[(&str, &str, Permission)] = &[
     ("GET", "/nodes", Read),
     ("POST", "/nodes", Write),
+    ("POST", "/nodes/batch", Write),
     ("GET", "/nodes/{id}", Read),
     ("PATCH", "/nodes/{id}", Write),
     ("DELETE", "/nodes/{id}", Write),

@@ -20,6 +20,7 @@ pub fn refine(doc: &utoipa::openapi::OpenApi) -> Value {
         .pointer_mut("/components/schemas")
         .and_then(Value::as_object_mut)
     {
+        batch_item_is_a_node(schemas);
         for (name, schema) in schemas.iter_mut() {
             if name.ends_with("Request") || name.ends_with("Body") {
                 text_rules(schema);
@@ -121,6 +122,18 @@ fn text_rules(schema: &mut Value) {
     }
 }
 
+/// An item of `POST /nodes/batch` is `POST /nodes`'s body with a `ref` beside its fields. The
+/// derive states it as `allOf` the node and the `ref`, which no item satisfies: the node's
+/// schema admits no other property. One schema with both says it.
+fn batch_item_is_a_node(schemas: &mut serde_json::Map<String, Value>) {
+    let reference = schemas["BatchNodeRequest"]["allOf"][1]["properties"]["ref"].take();
+    let description = schemas["BatchNodeRequest"]["description"].take();
+    let mut item = schemas["CreateNodeRequest"].clone();
+    item["properties"]["ref"] = reference;
+    item["description"] = description;
+    schemas["BatchNodeRequest"] = item;
+}
+
 /// OpenAPI requires a description on every response; the derives leave it out where the
 /// handler gives none, so it is the status's reason phrase.
 fn describe_responses(op: &mut Value) {
@@ -208,6 +221,20 @@ fn state_dependent_rejections(op: &mut Value, clock_bound: &[String]) {
         Some("create_conflict") => {
             pointers.extend(["/old_node_id", "/new_node_id"]);
             reasons.push("`old_node_id` or `new_node_id` names no node");
+        }
+        Some("create_batch") => {
+            // `*` stands for an item's index.
+            pointers.extend([
+                "/nodes/*/embedding",
+                "/nodes/*/ref",
+                "/edges/*/source",
+                "/edges/*/target",
+            ]);
+            reasons.push(
+                "an `embedding` has another dimension than the batch's first or those stored \
+                 already; a `ref` repeats an earlier node's or is a UUID; or an edge's \
+                 `source` or `target` is neither a `ref` of the batch nor a stored node's id",
+            );
         }
         Some("create_edge") => {
             pointers.extend(["/source_id", "/target_id"]);

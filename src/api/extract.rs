@@ -13,7 +13,7 @@ use super::error::ApiError;
 use crate::service;
 
 /// Largest request body accepted.
-pub use crate::config::BODY_LIMIT;
+pub use crate::config::{BODY_LIMIT, body_limit};
 
 /// A JSON body deserialised with the exact location of any invalid value.
 pub struct AppJson<T>(pub T);
@@ -25,9 +25,10 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
         if !is_json(req.headers().get(CONTENT_TYPE)) {
             return Err(ApiError::UnsupportedMediaType);
         }
+        let limit = body_limit(req.uri().path());
         let bytes = Bytes::from_request(req, state).await.map_err(|r| {
             if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::PayloadTooLarge(BODY_LIMIT)
+                ApiError::PayloadTooLarge(limit)
             } else {
                 ApiError::MalformedJson(r.body_text())
             }
@@ -68,6 +69,19 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     de.end()
         .map_err(|e| ApiError::MalformedJson(format!("malformed JSON: {e}")))?;
     Ok(value)
+}
+
+/// `value`, a part of a body found at the pointer `at`, as `T`; a value of the wrong shape is
+/// 422 pointing at it within the body (`/nodes/3/title`).
+pub fn from_value_at<T: DeserializeOwned>(
+    value: serde_json::Value,
+    at: &str,
+) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let detail = e.inner().to_string();
+        let pointer = format!("{at}{}", pointer(e.path(), &detail));
+        ApiError::validation(&pointer, strip_location(&detail))
+    })
 }
 
 /// A JSON Pointer from serde's path; a missing field points at the field itself.

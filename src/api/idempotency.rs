@@ -21,7 +21,7 @@ use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
 use super::error::ApiError;
-use crate::config::BODY_LIMIT;
+use crate::config::body_limit;
 use crate::domain::conflict::hex;
 use crate::service::idempotency::{self, Claim, IdempotencyBegin, Reply, StoredResponse};
 use crate::state::AppState;
@@ -67,9 +67,10 @@ async fn run(
         .filter(|c| c.name != crate::domain::access::ANONYMOUS)
         .map_or_else(|| "-".to_owned(), |c| c.name.clone());
     let (parts, body) = req.into_parts();
-    let bytes = to_bytes(body, BODY_LIMIT)
+    let limit = body_limit(parts.uri.path());
+    let bytes = to_bytes(body, limit)
         .await
-        .map_err(|_| ApiError::PayloadTooLarge(BODY_LIMIT).into_response())?;
+        .map_err(|_| ApiError::PayloadTooLarge(limit).into_response())?;
     let fingerprint = fingerprint(
         &parts.method,
         parts.uri.path_and_query().map_or("", |p| p.as_str()),

@@ -5,6 +5,7 @@
 
 pub mod access;
 pub mod auth;
+mod batch;
 mod conflicts;
 mod doc;
 mod edges;
@@ -69,6 +70,7 @@ pub struct ApiDoc;
 pub fn routes() -> (Router<AppState>, serde_json::Value) {
     let (router, doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(nodes::router())
+        .merge(batch::router())
         .merge(versions::router())
         .merge(edges::router())
         .merge(conflicts::router())

@@ -85,7 +85,7 @@ pub struct DetectQuery {
     pub sensitivity: Option<String>,
 }
 
-fn sensitivity(q: &DetectQuery) -> Result<Option<Sensitivity>, ApiError> {
+pub(super) fn sensitivity(q: &DetectQuery) -> Result<Option<Sensitivity>, ApiError> {
     q.sensitivity
         .as_deref()
         .map(|s| {
@@ -128,7 +128,7 @@ pub async fn create_node(
 }
 
 impl CreateNodeRequest {
-    fn into_input(self) -> NodeInput {
+    pub(super) fn into_input(self) -> NodeInput {
         NodeInput {
             title: Some(self.title),
             body: self.body,

@@ -3,8 +3,10 @@
 //! recommendation. Candidate reads and judging happen before the write transaction opens, so
 //! the optional LLM tier's network calls never hold a transaction.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
+use futures_util::StreamExt;
 use tokio::task::JoinSet;
 use uuid::Uuid;
 
@@ -15,7 +17,7 @@ use crate::domain::contradiction::{
     subject_names,
 };
 use crate::domain::edge::{self, Edge};
-use crate::domain::node::{NewNode, Node};
+use crate::domain::node::{NewNode, Node, NodeState};
 use crate::domain::recommend::{self, Standing};
 use crate::domain::time;
 use crate::service::judging::{self, Load, memory_of};
@@ -94,50 +96,33 @@ impl Detector {
             None => Arc::new(contradiction::analyse(&probe.memory())),
         };
         let (findings, _) = self
-            .find_analysed(store, probe, analyse, sensitivity)
+            .find_analysed(store, probe, analyse, sensitivity, Vec::new())
             .await?;
         Ok(findings)
     }
 
     /// [`Self::find`] with the probe analysed by `analyse`, which runs while the database
-    /// looks for candidates; with the analysis.
+    /// looks for candidates, and `extra` candidates judged beside the stored ones (a batch's
+    /// earlier nodes); with the analysis.
     async fn find_analysed(
         &self,
         store: &dyn Store,
         probe: &Probe<'_>,
         analyse: impl FnOnce() -> Arc<Analysis>,
         sensitivity: Option<Sensitivity>,
+        extra: Vec<Candidate>,
     ) -> StoreResult<(Vec<Finding>, Arc<Analysis>)> {
         let cfg = DetectConfig {
             sensitivity: sensitivity.unwrap_or(self.base.sensitivity),
             ..self.base
         };
-        let mut tokens = index_tokens(probe.title, probe.body);
-        let short = tokens.len() <= SHORT_MEMORY_TOKENS;
-        // Longer tokens are rarer: they find the same topic with fewer index hits.
-        tokens.sort_by_key(|t| std::cmp::Reverse(t.chars().count()));
-        tokens.truncate(MAX_QUERY_TOKENS);
-        let names = subject_names(probe.title, probe.body);
-        for n in &names {
-            if !tokens.contains(n) {
-                tokens.push(n.clone());
-            }
-        }
-        let search = store.candidates(CandidateQuery {
-            exclude: probe.id,
-            scope: probe.scope.to_owned(),
-            memory_type: probe.memory_type.to_owned(),
-            tokens,
-            names,
-            labels: probe.labels.to_vec(),
-            with_embedding: probe.embedding.is_some(),
-            limit: MAX_CANDIDATES,
-            newest: if short { NEWEST_FOR_SHORT } else { 0 },
-        });
+        let search = store.candidates(candidate_query(probe));
         // `join!` polls the search first, so its first statement is on its way before the
         // analysis starts: the two run at the same time.
         let (candidates, analysis) = tokio::join!(search, async { analyse() });
-        let candidates = candidates?.into_iter().filter(|c| !c.remembered);
+        let candidates = (candidates?.into_iter())
+            .chain(extra)
+            .filter(|c| !c.remembered);
         let findings = match &self.llm {
             None => {
                 let (memo, load, new) = (&self.analyses, &self.load, probe.memory());
@@ -155,6 +140,47 @@ impl Detector {
             }
         };
         Ok((findings, analysis))
+    }
+
+    /// What detection finds for each node of a batch, in input order, as conflicts to write
+    /// with it: against the stored memories through the index, and against the batch's
+    /// earlier nodes as though they had been written one at a time before it
+    /// ([`batch_candidates`]). The nodes are judged a few at a time: each one's candidate
+    /// search waits on the database while another's candidates are judged.
+    pub async fn detect_batch(
+        &self,
+        store: &dyn Store,
+        nodes: &[NewNode],
+        sensitivity: Option<Sensitivity>,
+    ) -> StoreResult<Vec<Vec<DetectedConflict>>> {
+        let _busy = self.load.enter();
+        let index: Vec<BatchIndex> = nodes.iter().map(BatchIndex::of).collect();
+        let credibility = credibility_table(store).await?;
+        let (index, credibility) = (&index, &credibility);
+        // Indices, not `(i, &node)` items: a closure over borrowed items would not be general
+        // enough over their lifetime for a future that must be `Send`.
+        let judged = futures_util::stream::iter(0..nodes.len())
+            .map(|i| async move {
+                let node = &nodes[i];
+                let probe = Probe::of_new(node);
+                let extra = batch_candidates(nodes, index, i)
+                    .into_iter()
+                    .map(|j| Candidate {
+                        node: nodes[j].to_node(),
+                        embedding: nodes[j].embedding.clone(),
+                        remembered: false,
+                    })
+                    .collect();
+                let analyse = || self.analysis(node.id, &probe.memory());
+                let (findings, _) = self
+                    .find_analysed(store, &probe, analyse, sensitivity, extra)
+                    .await?;
+                Ok(self.conflicts_of(&probe, node.id, findings, credibility))
+            })
+            .buffered(BATCH_DETECTIONS)
+            .collect::<Vec<StoreResult<_>>>()
+            .await;
+        judged.into_iter().collect()
     }
 
     /// The analysis of stored node `id` whose text is `m`'s: kept from an earlier write while
@@ -175,11 +201,22 @@ impl Detector {
             return Ok(Vec::new());
         }
         let credibility = credibility_table(store).await?;
+        Ok(self.conflicts_of(probe, new_id, findings, &credibility))
+    }
+
+    /// [`Self::to_conflicts`] with the credibility table at hand.
+    fn conflicts_of(
+        &self,
+        probe: &Probe<'_>,
+        new_id: Uuid,
+        findings: Vec<Finding>,
+        credibility: &[SourceStats],
+    ) -> Vec<DetectedConflict> {
         let now = time::now();
-        Ok(findings
+        findings
             .into_iter()
             .map(|f| {
-                let recommendation = recommend_for(&f.old, probe, &credibility);
+                let recommendation = recommend_for(&f.old, probe, credibility);
                 let detection = f.detection();
                 let conflict_type = f.verdict.conflict_type.as_str();
                 let firing = self.policies.decide(
@@ -188,7 +225,7 @@ impl Detector {
                     conflict_type,
                     detection.probability,
                     &recommendation,
-                    &credibility,
+                    credibility,
                 );
                 // The edge carries the same (rounded) probability the conflict reports.
                 let mut e =
@@ -213,8 +250,96 @@ impl Detector {
                     resolve,
                 }
             })
-            .collect())
+            .collect()
     }
+}
+
+/// The candidate search for `probe`: its rarest index tokens and the names of its subjects,
+/// and for a short memory the newest of its scope and type as well.
+fn candidate_query(probe: &Probe<'_>) -> CandidateQuery {
+    let (tokens, names, short) = query_tokens(probe.title, probe.body);
+    CandidateQuery {
+        exclude: probe.id,
+        scope: probe.scope.to_owned(),
+        memory_type: probe.memory_type.to_owned(),
+        tokens,
+        names,
+        labels: probe.labels.to_vec(),
+        with_embedding: probe.embedding.is_some(),
+        limit: MAX_CANDIDATES,
+        newest: if short { NEWEST_FOR_SHORT } else { 0 },
+    }
+}
+
+/// The tokens a memory's candidate search looks up (the rarest index tokens, then subject
+/// names), the names, and whether the memory is short.
+fn query_tokens(title: &str, body: &str) -> (Vec<String>, Vec<String>, bool) {
+    let mut tokens = index_tokens(title, body);
+    let short = tokens.len() <= SHORT_MEMORY_TOKENS;
+    // Longer tokens are rarer: they find the same topic with fewer index hits.
+    tokens.sort_by_key(|t| std::cmp::Reverse(t.chars().count()));
+    tokens.truncate(MAX_QUERY_TOKENS);
+    let names = subject_names(title, body);
+    for n in &names {
+        if !tokens.contains(n) {
+            tokens.push(n.clone());
+        }
+    }
+    (tokens, names, short)
+}
+
+/// How many nodes of a batch are judged at once.
+const BATCH_DETECTIONS: usize = 4;
+
+/// A batch node as the candidate search sees it: what it looks up, and what it is found by.
+struct BatchIndex {
+    query: Vec<String>,
+    indexed: HashSet<String>,
+    short: bool,
+}
+
+impl BatchIndex {
+    fn of(node: &NewNode) -> Self {
+        let (query, _, short) = query_tokens(&node.title, &node.body);
+        Self {
+            query,
+            indexed: index_tokens(&node.title, &node.body).into_iter().collect(),
+            short,
+        }
+    }
+}
+
+/// The earlier nodes of a batch that node `i`'s candidate search would have found had they
+/// been written one at a time before it, newest first: active nodes of its scope and type
+/// that hold one of the words it looks up, share a label when both carry an embedding, or,
+/// for a short memory, are among the newest of that scope and type. At most
+/// [`MAX_CANDIDATES`] of them.
+fn batch_candidates(nodes: &[NewNode], index: &[BatchIndex], i: usize) -> Vec<usize> {
+    let new = &nodes[i];
+    let mut newest = 0;
+    let mut found = Vec::new();
+    for j in (0..i).rev() {
+        let old = &nodes[j];
+        if old.scope != new.scope
+            || old.memory_type != new.memory_type
+            || old.state != NodeState::Active
+        {
+            continue;
+        }
+        let recent = index[i].short && newest < NEWEST_FOR_SHORT;
+        newest += 1;
+        let by_word = index[i].query.iter().any(|t| index[j].indexed.contains(t));
+        let by_label = new.embedding.is_some()
+            && old.embedding.is_some()
+            && old.labels.iter().any(|l| new.labels.contains(l));
+        if recent || by_word || by_label {
+            found.push(j);
+            if found.len() == MAX_CANDIDATES {
+                break;
+            }
+        }
+    }
+    found
 }
 
 /// Every tier at once: the other tiers' verdicts, and the LLM asked concurrently about each
@@ -347,7 +472,7 @@ impl Detector {
         let analyse = || Arc::new(contradiction::analyse(&probe.memory()));
         let (found, analysis) = if detect {
             let (findings, analysis) = self
-                .find_analysed(store, &probe, analyse, sensitivity)
+                .find_analysed(store, &probe, analyse, sensitivity, Vec::new())
                 .await?;
             let found = self.to_conflicts(store, &probe, id, findings).await?;
             (found, analysis)
@@ -388,5 +513,44 @@ impl Detector {
 impl Weigh for Analysis {
     fn weight(&self) -> usize {
         self.heap_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::node::NodeInput;
+
+    fn node(title: &str, body: &str, scope: &str, state: &str) -> NewNode {
+        let input = NodeInput {
+            title: Some(title.into()),
+            body: Some(body.into()),
+            scope: Some(scope.into()),
+            state: Some(state.into()),
+            ..NodeInput::default()
+        };
+        NewNode::parse(input, time::now()).unwrap()
+    }
+
+    #[test]
+    fn a_batch_node_finds_the_earlier_ones_its_search_would_find() {
+        let long = "The cache TTL for the payment service is 30 seconds in every region we run, \
+                    set by the platform team last spring after the outage";
+        let nodes = vec![
+            node("Cache TTL", long, "a", "active"),
+            node("Cache TTL", long, "b", "active"),
+            node("Cache TTL", long, "a", "dormant"),
+            node("Lunch", "Lunch is in the big room", "a", "active"),
+            node("Cache TTL", &long.replace("30", "60"), "a", "active"),
+            node("Moved", "Moved to Lisbon", "a", "active"),
+        ];
+        let index: Vec<_> = nodes.iter().map(BatchIndex::of).collect();
+
+        // A long memory finds the active one of its scope sharing its words, not the other
+        // scope's, the dormant one or the unrelated one; nothing comes after it.
+        assert_eq!(batch_candidates(&nodes, &index, 4), [0]);
+        assert!(batch_candidates(&nodes, &index, 0).is_empty());
+        // A short memory also takes the newest of its scope and type, newest first.
+        assert_eq!(batch_candidates(&nodes, &index, 5), [4, 3, 0]);
     }
 }

@@ -3,6 +3,7 @@
 //! outcome with the shapes of `wire::dto`. A keyed write commits this reply with its effect
 //! (`service::idempotency`), and REST answers with it, so a retry replays the same bytes.
 
+use crate::domain::batch::BatchWritten;
 use crate::domain::conflict::Conflict;
 use crate::domain::edge::Edge;
 use crate::domain::node::Node;
@@ -10,8 +11,8 @@ use crate::domain::resolution::Resolution;
 use crate::domain::revert::Reverted;
 use crate::service::idempotency::Reply;
 use crate::wire::dto::{
-    ConflictDto, ConflictHitDto, EdgeDto, NodeDto, NodeWriteResponse, ResolveResponse,
-    RevertResponse,
+    BatchNodeWritten, BatchWriteResponse, ConflictDto, ConflictHitDto, EdgeDto, NodeDto,
+    NodeWriteResponse, ResolveResponse, RevertResponse,
 };
 
 const OK: u16 = 200;
@@ -19,19 +20,41 @@ const CREATED: u16 = 201;
 
 /// A stored node and the conflicts its write queued: 201 with the node's `Location`.
 pub fn node_written((node, conflicts): &(Node, Vec<Conflict>)) -> Reply {
-    let conflicts = (!conflicts.is_empty()).then(|| {
+    let body = NodeWriteResponse {
+        node: NodeDto::from_domain(node.clone()),
+        conflicts: hits(conflicts),
+    };
+    let location = format!("/nodes/{}", node.id);
+    Reply::json(CREATED, Some(location), &body)
+}
+
+/// A written batch: 201 with each node and the conflicts its write queued, in input order,
+/// and the edges.
+pub fn batch_written(written: &BatchWritten) -> Reply {
+    let body = BatchWriteResponse {
+        nodes: written
+            .nodes
+            .iter()
+            .map(|n| BatchNodeWritten {
+                reference: n.reference.clone(),
+                node: NodeDto::from_domain(n.node.clone()),
+                conflicts: hits(&n.conflicts),
+            })
+            .collect(),
+        edges: written.edges.iter().cloned().map(EdgeDto::from).collect(),
+    };
+    Reply::json(CREATED, None, &body)
+}
+
+/// A write's conflicts as hits; none when it queued none (the field is then absent).
+fn hits(conflicts: &[Conflict]) -> Option<Vec<ConflictHitDto>> {
+    (!conflicts.is_empty()).then(|| {
         conflicts
             .iter()
             .cloned()
             .map(ConflictHitDto::from_conflict)
             .collect()
-    });
-    let body = NodeWriteResponse {
-        node: NodeDto::from_domain(node.clone()),
-        conflicts,
-    };
-    let location = format!("/nodes/{}", node.id);
-    Reply::json(CREATED, Some(location), &body)
+    })
 }
 
 /// A created edge: 201.

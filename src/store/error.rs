@@ -33,6 +33,38 @@ pub enum StoreError {
     Failed(Failure),
 }
 
+impl StoreError {
+    /// An invalid-input refusal about one item of a batch, its pointers under the item's
+    /// (`/embedding` of node 3 is `/nodes/3/embedding`); any other error as it is.
+    pub fn under(self, at: &str) -> Self {
+        self.map_pointers(|p| format!("{at}{p}"))
+    }
+
+    /// An invalid-input refusal with the field `from` named `to` (a batch edge's ends are
+    /// `source` and `target`, not `source_id` and `target_id`).
+    pub fn renamed(self, from: &str, to: &str) -> Self {
+        self.map_pointers(|p| match p.strip_suffix(from) {
+            Some(head) => format!("{head}{to}"),
+            None => p.to_owned(),
+        })
+    }
+
+    fn map_pointers(self, f: impl Fn(&str) -> String) -> Self {
+        match self {
+            Self::Refused(Refusal::Invalid(errors)) => Self::Refused(Refusal::Invalid(
+                errors
+                    .into_iter()
+                    .map(|e| FieldError {
+                        pointer: f(&e.pointer),
+                        detail: e.detail,
+                    })
+                    .collect(),
+            )),
+            other => other,
+        }
+    }
+}
+
 /// Why the rows as they stand refuse a write.
 #[derive(Debug, thiserror::Error)]
 pub enum Refusal {

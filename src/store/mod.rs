@@ -92,6 +92,7 @@ use backend::{Backend, QueryExt};
 use uuid::Uuid;
 
 use crate::domain::api_key::{ApiKey, KeyDigest, NewApiKey};
+use crate::domain::batch::{BatchWritten, NewBatch};
 use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::edge::{Direction, Edge};
@@ -325,6 +326,19 @@ pub trait Store: Send + Sync + 'static {
     /// rows, exactly as [`Store::create_node`] keeps them. For imports and preloads, where a
     /// transaction per node would cost most of the time; all are written or none.
     async fn create_nodes(&self, nodes: Vec<NewNode>) -> StoreResult<()>;
+    /// A batch (`POST /nodes/batch`) with what detection found for each of its nodes (in
+    /// input order), in one transaction: all of it is written or none.
+    async fn create_batch(
+        &self,
+        batch: NewBatch,
+        found: Vec<Vec<DetectedConflict>>,
+    ) -> StoreResult<BatchWritten>;
+    /// [`Store::create_batch`] for a keyed request: its reply commits with it ([`Pending`]).
+    async fn create_batch_keyed<'a>(
+        &'a self,
+        batch: NewBatch,
+        found: Vec<Vec<DetectedConflict>>,
+    ) -> StoreResult<Pending<'a, BatchWritten>>;
     async fn get_node(&self, id: Uuid) -> StoreResult<Node>;
     async fn get_node_with_embedding(&self, id: Uuid) -> StoreResult<(Node, Option<Vec<f32>>)>;
     async fn update_node(&self, id: Uuid, patch: NodePatch) -> StoreResult<Node>;
@@ -552,6 +566,32 @@ impl<B: Backend> Store for B {
 
     async fn create_nodes(&self, nodes: Vec<NewNode>) -> StoreResult<()> {
         unit_of_work(self, || units::nodes::create_many(self, &nodes)).await
+    }
+
+    async fn create_batch(
+        &self,
+        batch: NewBatch,
+        found: Vec<Vec<DetectedConflict>>,
+    ) -> StoreResult<BatchWritten> {
+        unit_of_work(self, || {
+            committed(units::nodes::write_batch(
+                self,
+                batch.clone(),
+                found.clone(),
+            ))
+        })
+        .await
+    }
+
+    async fn create_batch_keyed<'a>(
+        &'a self,
+        batch: NewBatch,
+        found: Vec<Vec<DetectedConflict>>,
+    ) -> StoreResult<Pending<'a, BatchWritten>> {
+        keyed_unit(self, || {
+            units::nodes::write_batch(self, batch.clone(), found.clone())
+        })
+        .await
     }
 
     async fn get_node(&self, id: Uuid) -> StoreResult<Node> {

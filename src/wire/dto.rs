@@ -747,6 +747,27 @@ pub struct NodeWriteResponse {
     pub conflicts: Option<Vec<ConflictHitDto>>,
 }
 
+/// A written batch: its nodes in input order, each with the conflicts its write queued, and
+/// its edges.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BatchWriteResponse {
+    pub nodes: Vec<BatchNodeWritten>,
+    pub edges: Vec<EdgeDto>,
+}
+
+/// One node of a written batch.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BatchNodeWritten {
+    /// The item's `ref`, when it had one.
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    pub node: NodeDto,
+    /// Conflicts detected and queued by this node's write (against the store or an earlier
+    /// node of the batch); absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflicts: Option<Vec<ConflictHitDto>>,
+}
+
 /// What the revert did.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RevertResponse {

@@ -1,8 +1,8 @@
 //! A full disk: the write that hits it is 507 `/problems/storage-full` with `Retry-After`
-//! (never a 500) and wrote nothing, a revert as well as a node write, `/readyz` is 503 while
-//! writes cannot succeed, and once space is back both recover on the same pool, without a
-//! restart; a keyed write refused for space runs when retried with its key, even when the
-//! release of its key failed too.
+//! (never a 500) and wrote nothing, a revert and a batch as well as a node write, `/readyz`
+//! is 503 while writes cannot succeed, and once space is back both recover on the same pool,
+//! without a restart; a keyed write refused for space runs when retried with its key, even
+//! when the release of its key failed too.
 //!
 //! SQLite's `max_page_count` caps the file at its current size, so the next insert that needs
 //! a page fails with SQLITE_FULL; on PostgreSQL a trigger raises `disk_full` (SQLSTATE 53100)
@@ -143,6 +143,52 @@ async fn a_keyed_write_refused_for_space_runs_when_retried(
     assert_eq!(replayed.json()["node"]["id"], retried.json()["node"]["id"]);
 }
 
+/// A keyed batch that runs out of space part way writes none of its nodes (507, never a
+/// 500), and written with its key once space is freed it is written whole, once.
+async fn a_batch_on_a_full_disk_writes_nothing_then_runs_when_retried(
+    app: &TestApp,
+    fill: impl AsyncFnOnce(),
+    free: impl AsyncFnOnce(),
+) {
+    // Arrange: small memories around a big one that needs pages the full disk lacks.
+    let mut nodes: Vec<_> = (0..10)
+        .map(|i| json!({"title": format!("small {i}"), "body": "fits"}))
+        .collect();
+    nodes.insert(5, json!({"title": "big one", "body": big_body()}));
+    let batch = json!({"nodes": nodes});
+    let keyed = async || {
+        let req = axum::http::Request::post("/nodes/batch")
+            .header("content-type", "application/json")
+            .header("idempotency-key", "disk-full-batch")
+            .body(axum::body::Body::from(batch.to_string()))
+            .unwrap();
+        app.send(req).await
+    };
+    fill().await;
+
+    // Act
+    let refused = keyed().await;
+    let after_refusal = app.get("/nodes?limit=200").await.json();
+    free().await;
+    let retried = keyed().await;
+    let replayed = keyed().await;
+
+    // Assert
+    refused.assert_problem(StatusCode::INSUFFICIENT_STORAGE, "/problems/storage-full");
+    assert!(refused.headers.contains_key(header::RETRY_AFTER));
+    assert_eq!(
+        after_refusal["items"].as_array().unwrap().len(),
+        0,
+        "{after_refusal}"
+    );
+    retried.assert_status(StatusCode::CREATED);
+    replayed.assert_status(StatusCode::CREATED);
+    assert_eq!(replayed.headers["idempotency-replayed"], "true");
+    assert_eq!(replayed.json(), retried.json());
+    let items = app.get("/nodes?limit=200").await.json()["items"].clone();
+    assert_eq!(items.as_array().unwrap().len(), 11, "{items}");
+}
+
 /// The SQLite test database behind a one-connection pool, so that a page cap set on the
 /// connection applies to every write.
 struct Sqlite {
@@ -220,6 +266,17 @@ impl Sqlite {
 async fn sqlite_a_revert_on_a_full_disk_is_507(pool: sqlx::SqlitePool) {
     let db = Sqlite::new(pool).await;
     a_revert_is_507_then_runs_once_space_is_freed(
+        &db.app,
+        async || db.fill_up().await,
+        async || db.free().await,
+    )
+    .await;
+}
+
+#[sqlx::test(migrations = "migrations/sqlite")]
+async fn sqlite_a_batch_on_a_full_disk_writes_nothing(pool: sqlx::SqlitePool) {
+    let db = Sqlite::new(pool).await;
+    a_batch_on_a_full_disk_writes_nothing_then_runs_when_retried(
         &db.app,
         async || db.fill_up().await,
         async || db.free().await,
@@ -417,6 +474,30 @@ async fn postgres_a_keyed_write_refused_for_space_runs_when_retried(pool: sqlx::
     )
     .await;
     a_keyed_write_refused_for_space_runs_when_retried(
+        &app,
+        async || pg_flag(&pool, true).await,
+        async || pg_flag(&pool, false).await,
+    )
+    .await;
+}
+
+#[sqlx::test(migrations = "migrations/postgres")]
+#[ignore = "needs PostgreSQL; scripts/test runs it with --include-ignored"]
+async fn postgres_a_batch_on_a_full_disk_writes_nothing(pool: sqlx::PgPool) {
+    let app = TestApp::postgres(pool.clone());
+    // The disk fills at the big node, the sixth of the batch: five were inserted before it.
+    for sql in [
+        "create table disk_full (full_ boolean)",
+        "create function fail_when_full() returns trigger language plpgsql as $$ \
+         begin if exists (select 1 from disk_full) and new.title = 'big one' then \
+           raise exception 'could not extend file: No space left on device' \
+           using errcode = 'disk_full'; end if; return new; end $$",
+        "create trigger nodes_full before insert on nodes \
+         for each row execute function fail_when_full()",
+    ] {
+        sqlx::query(sql).execute(&pool).await.unwrap();
+    }
+    a_batch_on_a_full_disk_writes_nothing_then_runs_when_retried(
         &app,
         async || pg_flag(&pool, true).await,
         async || pg_flag(&pool, false).await,

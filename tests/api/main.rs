@@ -6,6 +6,7 @@ mod support;
 mod as_of;
 mod as_of_model;
 mod auth;
+mod batch;
 mod conflicts;
 mod degraded;
 mod detection;

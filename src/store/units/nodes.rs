@@ -1,9 +1,12 @@
 //! Node writes, each one transaction: a new node with the conflicts detection found (and the
-//! resolutions policies decided on), a change, a delete.
+//! resolutions policies decided on), a batch of them, a change, a delete.
+
+use std::collections::HashSet;
 
 use sqlx::types::Json;
 use uuid::Uuid;
 
+use crate::domain::batch::{BatchWritten, NewBatch, WrittenNode};
 use crate::domain::conflict::{Conflict, Status};
 use crate::domain::contradiction::index_tokens;
 use crate::domain::node::{self as dn, NewNode, Node, NodePatch};
@@ -13,7 +16,7 @@ use crate::store::nodes::{
     Change, attach_conflict_ids, check_dimension, delete_in, fetch, fetch_optional, insert,
 };
 use crate::store::units::{Open, Uncommitted, policy};
-use crate::store::{DetectedConflict, StoreResult, conflicts, locks, rows};
+use crate::store::{DetectedConflict, StoreResult, conflicts, edges, locks, rows};
 
 /// Inserts `nodes` in one transaction, with no conflicts: [`crate::store::Store::create_nodes`].
 pub async fn create_many<B: Backend>(store: &B, nodes: &[NewNode]) -> StoreResult<()> {
@@ -105,16 +108,40 @@ async fn write_tokenised<B: Backend>(
     // Every old node at once, in id order, not one by one as the conflicts are written; for
     // update when a policy will resolve (and so change) them in this transaction.
     let olds = found.iter().map(|h| h.conflict.old_node_id).collect();
-    if found.iter().any(|h| h.resolve.is_some()) {
-        locks::lock_nodes::<B>(&mut tx, olds).await?;
+    lock_olds::<B>(&mut tx, olds, found.iter().any(|h| h.resolve.is_some())).await?;
+    let outcome = queue_found::<B>(&mut tx, &node, found).await?;
+    Ok(Open {
+        outcome,
+        tx: Uncommitted::write(tx),
+    })
+}
+
+/// Locks the old nodes of the conflicts about to be written: `for update` when a policy will
+/// resolve (and so change) some of them in this transaction, else shared.
+async fn lock_olds<B: Backend>(
+    tx: &mut B::Tx,
+    olds: Vec<Uuid>,
+    resolving: bool,
+) -> StoreResult<()> {
+    if resolving {
+        locks::lock_nodes::<B>(tx, olds).await
     } else {
-        locks::share_nodes::<B>(&mut tx, olds).await?;
+        locks::share_nodes::<B>(tx, olds).await
     }
+}
+
+/// Queues what detection found for the just-inserted `node` (running the resolutions
+/// policies decided on), and the node as it reads now, with its pending conflicts.
+async fn queue_found<B: Backend>(
+    tx: &mut B::Tx,
+    node: &NewNode,
+    found: Vec<DetectedConflict>,
+) -> StoreResult<(Node, Vec<Conflict>)> {
     let mut queued = Vec::with_capacity(found.len());
     for hit in found {
-        if let Some(c) = conflicts::insert_detected::<B>(&mut tx, &hit).await? {
+        if let Some(c) = conflicts::insert_detected::<B>(tx, &hit).await? {
             let c = match &hit.resolve {
-                Some(req) => policy::apply::<B>(&mut tx, c, req).await?,
+                Some(req) => policy::apply::<B>(tx, c, req).await?,
                 None => c,
             };
             queued.push(c);
@@ -123,7 +150,7 @@ async fn write_tokenised<B: Backend>(
     // A policy may have changed the new node (`old_is_current` makes it dormant) or merged
     // it away; the reply shows it as it is now.
     let current = if queued.iter().any(|c| c.status == Status::Resolved) {
-        fetch_optional::<B>(&mut tx, node.id).await?
+        fetch_optional::<B>(tx, node.id).await?
     } else {
         None
     };
@@ -133,8 +160,70 @@ async fn write_tokenised<B: Backend>(
         .filter(|c| c.status == Status::Pending)
         .map(|c| c.id)
         .collect();
+    Ok((created, queued))
+}
+
+/// A batch (`POST /nodes/batch`): every node, then what detection found for each (in input
+/// order), then the edges, in one transaction left open for its commit. The old nodes that
+/// are stored already are locked once, in id order, before any conflict is written; those of
+/// the batch are this transaction's own rows.
+pub async fn write_batch<B: Backend>(
+    store: &B,
+    batch: NewBatch,
+    found: Vec<Vec<DetectedConflict>>,
+) -> StoreResult<Open<B, BatchWritten>> {
+    // Tokenising and encoding happen before the write transaction starts.
+    let rows: Vec<_> = batch
+        .nodes
+        .iter()
+        .map(|b| {
+            let tokens = index_tokens(&b.node.title, &b.node.body).join(" ");
+            let embedding = b.node.embedding.as_deref().map(dn::embedding_to_bytes);
+            (tokens, embedding)
+        })
+        .collect();
+    let ours: HashSet<Uuid> = batch.nodes.iter().map(|b| b.node.id).collect();
+    let olds: Vec<Uuid> = found
+        .iter()
+        .flatten()
+        .map(|h| h.conflict.old_node_id)
+        .filter(|id| !ours.contains(id))
+        .collect();
+    let resolving = found.iter().flatten().any(|h| h.resolve.is_some());
+    let mut tx = store.write().await?;
+    if let Some((i, b)) = (batch.nodes.iter().enumerate()).find(|(_, b)| b.node.embedding.is_some())
+    {
+        let dim = b.node.embedding.as_ref().map_or(0, Vec::len);
+        check_dimension::<B>(&mut tx, dim)
+            .await
+            .map_err(|e| e.under(&format!("/nodes/{i}")))?;
+    }
+    for (b, (tokens, embedding)) in batch.nodes.iter().zip(&rows) {
+        let change = Change::written(&b.node);
+        insert::<B>(&mut tx, &b.node, tokens, embedding.as_deref(), &change).await?;
+    }
+    lock_olds::<B>(&mut tx, olds, resolving).await?;
+    let mut nodes = Vec::with_capacity(batch.nodes.len());
+    for (b, found) in batch.nodes.into_iter().zip(found) {
+        let (node, conflicts) = queue_found::<B>(&mut tx, &b.node, found).await?;
+        nodes.push(WrittenNode {
+            reference: b.reference,
+            node,
+            conflicts,
+        });
+    }
+    for (j, edge) in batch.edges.iter().enumerate() {
+        edges::insert::<B>(&mut tx, edge).await.map_err(|e| {
+            e.under(&format!("/edges/{j}"))
+                .renamed("/source_id", "/source")
+                .renamed("/target_id", "/target")
+        })?;
+    }
     Ok(Open {
-        outcome: (created, queued),
+        outcome: BatchWritten {
+            nodes,
+            edges: batch.edges,
+        },
         tx: Uncommitted::write(tx),
     })
 }
