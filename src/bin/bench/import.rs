@@ -17,14 +17,18 @@ use crate::server::Server;
 use crate::text::{self, Rng};
 
 /// Generates (once) the file of `memories` lines: each a fact's stored form, or, for
-/// `contradict_pct` percent, a changed value of a fact stated earlier in the file.
+/// `contradict_pct` percent, a changed value of a fact stated earlier in the file. A fact is
+/// changed at most once: the same change twice would be the same text twice, which
+/// `concord import` skips as repeated and one-at-a-time writes store twice.
 pub fn generate(
     dir: &Path,
     seed: u64,
     memories: u64,
     contradict_pct: u64,
 ) -> anyhow::Result<PathBuf> {
-    let path = dir.join(format!("import_{memories}_c{contradict_pct}_s{seed}.jsonl"));
+    let path = dir.join(format!(
+        "import_{memories}_c{contradict_pct}_s{seed}_v2.jsonl"
+    ));
     if path.exists() {
         return Ok(path);
     }
@@ -33,9 +37,11 @@ pub fn generate(
     let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
     let mut rng = Rng::new(seed ^ 0x1a2b_3c4d);
     let mut stated = 0u64;
+    let mut changed = std::collections::HashSet::new();
     for _ in 0..memories {
-        let line = if stated > 0 && rng.chance(contradict_pct) {
-            text::fact(seed, rng.below(stated)).changed(0)
+        let target = rng.below(stated.max(1));
+        let line = if stated > 0 && rng.chance(contradict_pct) && changed.insert(target) {
+            text::fact(seed, target).changed(0)
         } else {
             stated += 1;
             text::fact(seed, stated - 1).stored(0)
