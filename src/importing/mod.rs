@@ -50,21 +50,7 @@ pub async fn run(args: ImportArgs) -> anyhow::Result<i32> {
         HashSet::new()
     };
     if args.dry_run {
-        let opened;
-        let target = match &args.url {
-            Some(_) => Err(
-                "a dry run checks against the database itself: give --database-url \
-                            instead of --url",
-            ),
-            None if location::require_existing(&args.db.database_url.0).is_err() => {
-                Err("the database does not exist yet, so nothing stored can conflict")
-            }
-            None => {
-                opened = open(&args).await?.0;
-                Ok(&opened)
-            }
-        };
-        return dry_run::run(&inputs, &opts, &done, &args, target).await;
+        return dry_run(&inputs, &opts, &done, &args).await;
     }
     let Some(mut state) = State::open(&state_path, args.resume)? else {
         return Ok(usage(&format!(
@@ -112,6 +98,29 @@ pub async fn run(args: ImportArgs) -> anyhow::Result<i32> {
         println!("state: {}", state.path().display());
     }
     Ok(i32::from(tally.failed()))
+}
+
+/// `--dry-run`, against the database when it can be read (see `dry_run`).
+async fn dry_run(
+    inputs: &[Input],
+    opts: &Options,
+    done: &HashSet<Fingerprint>,
+    args: &ImportArgs,
+) -> anyhow::Result<i32> {
+    let opened;
+    let target = match &args.url {
+        Some(_) => Err(
+            "a dry run checks against the database itself: give --database-url instead of --url",
+        ),
+        None if location::require_existing(&args.db.database_url.0).is_err() => {
+            Err("the database does not exist yet, so nothing stored can conflict")
+        }
+        None => {
+            opened = open(args).await?.0;
+            Ok(&opened)
+        }
+    };
+    dry_run::run(inputs, opts, done, args, target).await
 }
 
 /// Prints a usage error; its exit status.
