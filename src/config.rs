@@ -78,6 +78,8 @@ pub enum Command {
     Openapi,
     /// Measure contradiction detection on labelled pairs (JSON lines).
     Eval(EvalArgs),
+    /// Bring memories in from files: JSON lines, text, markdown, mem0 or Graphiti listings.
+    Import(ImportArgs),
     /// Exit 0 when the service at URL answers `/healthz` (for container health checks).
     Healthcheck {
         /// Base URL, e.g. `http://127.0.0.1:8080`.
@@ -400,4 +402,62 @@ impl Settings {
         }
         Ok(())
     }
+}
+
+/// `concord import`: memories from files, written in batches with detection, into a running
+/// server (`--url`) or the database directly (docs/import.md).
+#[derive(clap::Args, Debug, Clone)]
+pub struct ImportArgs {
+    /// Files or folders (markdown) to read, in order; `-` reads stdin.
+    #[arg(required = true, value_name = "FILE")]
+    pub inputs: Vec<String>,
+    /// `jsonl`, `text`, `markdown`, `mem0` or `graphiti`; default: guessed per file from its
+    /// name and first bytes.
+    #[arg(long, value_parser = parse_import_format)]
+    pub format: Option<crate::import::Format>,
+    /// Text: titles from each memory's `first-words` or from the `file` name.
+    #[arg(long, default_value = "first-words", value_parser = ["first-words", "file"])]
+    pub title_from: String,
+    /// Text: one memory per `line`, or per `paragraph` (lines up to a blank line).
+    #[arg(long, default_value = "line", value_parser = ["line", "paragraph"])]
+    pub split: String,
+    /// Scope for memories that name none (default `default`).
+    #[arg(long)]
+    pub scope: Option<String>,
+    /// A label added to every memory (repeatable).
+    #[arg(long = "label", value_name = "LABEL")]
+    pub labels: Vec<String>,
+    /// A running concord to send the memories to (`http://127.0.0.1:8080`); without it they
+    /// are written to `--database-url` directly.
+    #[arg(long, env = "CONCORD_URL")]
+    pub url: Option<String>,
+    /// API key for `--url`.
+    #[arg(long, env = "CONCORD_API_KEY", hide_env_values = true)]
+    pub api_key: Option<Secret>,
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Write nothing: report what would be written and which conflicts would be queued.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Skip the memories the state file records as written by an earlier run.
+    #[arg(long)]
+    pub resume: bool,
+    /// The state file (default: the first input's path with `.import-state` added; for
+    /// stdin, `concord-import.state`).
+    #[arg(long, value_name = "PATH")]
+    pub state: Option<std::path::PathBuf>,
+    /// Store without detection.
+    #[arg(long)]
+    pub no_detect: bool,
+    /// `strict`, `balanced` or `lenient`; default: the server's (or `CONCORD_SENSITIVITY`).
+    #[arg(long, value_parser = parse_sensitivity)]
+    pub sensitivity: Option<Sensitivity>,
+    /// Memories per batch (1..1000); each batch is one transaction.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub batch_size: u16,
+}
+
+fn parse_import_format(s: &str) -> Result<crate::import::Format, String> {
+    crate::import::Format::parse(s)
+        .ok_or_else(|| format!("expected one of {}", crate::import::Format::NAMES))
 }

@@ -6,11 +6,13 @@
 //! `state` holds what both front doors are given (the services and the settings), `wire` the
 //! reply shapes and problem catalogue they share, and `server::app` composes the REST and MCP
 //! routers side by side (`docs/architecture.md`);
+//! `import` reads memories from files for `concord import` (pure, like `domain`);
 //! `verdicts` records the rules' verdicts on labelled pairs, to pin them down across changes.
 
 pub mod api;
 pub mod config;
 pub mod domain;
+pub mod import;
 pub mod mcp;
 pub mod memory;
 pub mod server;

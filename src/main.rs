@@ -1,6 +1,6 @@
 //! The `concord` binary: parse the command line, then serve (HTTP, or MCP on stdio), migrate,
-//! manage API keys, print the OpenAPI document, evaluate detection, or check a running
-//! instance's health.
+//! manage API keys, print the OpenAPI document, evaluate detection, import memories from
+//! files, or check a running instance's health.
 
 use anyhow::Context;
 use clap::Parser;
@@ -9,7 +9,8 @@ use concord::store::location;
 use concord::{api, store, telemetry};
 
 mod eval;
-// The display `import` and `sweep` share; unused until they land.
+mod importing;
+// `set_total` is for `sweep`, which learns its total from the server.
 #[allow(dead_code)]
 mod progress;
 
@@ -65,6 +66,10 @@ async fn run() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Eval(args) => eval::run(args).await,
+        Command::Import(args) => {
+            let status = importing::run(args).await?;
+            std::process::exit(status)
+        }
         Command::Healthcheck { url } => healthcheck(&url).await,
     }
 }

@@ -6,6 +6,7 @@
 mod ceiling;
 mod history;
 mod http;
+mod import;
 mod numbered;
 mod preload;
 mod scenarios;
@@ -172,6 +173,18 @@ enum Cmd {
         #[arg(long)]
         before_bin: Option<PathBuf>,
     },
+    /// The same generated memories brought into fresh stores three ways in one sitting:
+    /// `concord import` directly, `concord import --url`, and one client's `POST /nodes` one
+    /// at a time; rates, ratios and the conflicts each queued.
+    Import {
+        #[command(flatten)]
+        common: Common,
+        #[arg(long, default_value_t = 100_000)]
+        memories: u64,
+        /// Percent of memories that change the value of a fact stated earlier in the file.
+        #[arg(long, default_value_t = 10)]
+        contradict_pct: u64,
+    },
     /// Builds a template only (untimed), e.g. before timing with hyperfine.
     Preload {
         #[command(flatten)]
@@ -205,6 +218,7 @@ impl Cmd {
             | Cmd::Mixed { common, .. }
             | Cmd::Numbered { common, .. }
             | Cmd::Reads { common, .. }
+            | Cmd::Import { common, .. }
             | Cmd::Preload { common, .. } => common,
         }
     }
@@ -223,7 +237,7 @@ impl Cmd {
             } => t(1_000, *pending, *body_bytes),
             Cmd::Wake { .. } => t(1_000, 0, 0),
             // Seeded through the API by the run itself: the facts are not the generator's.
-            Cmd::Numbered { .. } => t(0, 0, 0),
+            Cmd::Numbered { .. } | Cmd::Import { .. } => t(0, 0, 0),
             Cmd::Preload {
                 nodes,
                 pending,
@@ -248,6 +262,14 @@ async fn main() -> anyhow::Result<()> {
         env.ensure(cli.cmd.template()).await?;
         eprintln!("template ready");
         return Ok(());
+    }
+    if let Cmd::Import {
+        memories,
+        contradict_pct,
+        ..
+    } = cli.cmd
+    {
+        return import::run(&env, &c.server_bin, &c.server_log, memories, contradict_pct).await;
     }
     let mut runs = Vec::new();
     for r in 0..c.runs {
@@ -517,7 +539,7 @@ async fn once(cmd: &Cmd, env: &Env, r: usize) -> anyhow::Result<Run> {
             );
             run.summaries.push(o.summary);
         }
-        Cmd::Preload { .. } => unreachable!("handled in main"),
+        Cmd::Preload { .. } | Cmd::Import { .. } => unreachable!("handled in main"),
     }
     Ok(run)
 }
