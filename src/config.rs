@@ -80,6 +80,9 @@ pub enum Command {
     Eval(EvalArgs),
     /// Bring memories in from files: JSON lines, text, markdown, mem0 or Graphiti listings.
     Import(ImportArgs),
+    /// Compare the stored memories with one another, as writes with detection would have, and
+    /// queue the contradictions not queued yet (a stopped sweep is resumed).
+    Sweep(SweepArgs),
     /// Exit 0 when the service at URL answers `/healthz` (for container health checks).
     Healthcheck {
         /// Base URL, e.g. `http://127.0.0.1:8080`.
@@ -455,6 +458,29 @@ pub struct ImportArgs {
     /// Memories per batch (1..1000); each batch is one transaction.
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u16).range(1..=1000))]
     pub batch_size: u16,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct SweepArgs {
+    /// Only memories of this scope.
+    #[arg(long)]
+    pub scope: Option<String>,
+    /// Only memories with this label.
+    #[arg(long)]
+    pub label: Option<String>,
+    /// Only memories created at or after this time (RFC 3339); they are compared with older
+    /// ones too.
+    #[arg(long)]
+    pub since: Option<String>,
+    /// A running concord to sweep (`http://127.0.0.1:8080`; needs an admin key); without it
+    /// this process sweeps `--database-url` itself.
+    #[arg(long, env = "CONCORD_URL")]
+    pub url: Option<String>,
+    /// API key for `--url`.
+    #[arg(long, env = "CONCORD_API_KEY", hide_env_values = true)]
+    pub api_key: Option<Secret>,
+    #[command(flatten)]
+    pub db: DbArgs,
 }
 
 fn parse_import_format(s: &str) -> Result<crate::import::Format, String> {

@@ -1,6 +1,6 @@
 //! The `concord` binary: parse the command line, then serve (HTTP, or MCP on stdio), migrate,
 //! manage API keys, print the OpenAPI document, evaluate detection, import memories from
-//! files, or check a running instance's health.
+//! files, sweep the stored ones for contradictions, or check a running instance's health.
 
 use anyhow::Context;
 use clap::Parser;
@@ -10,9 +10,8 @@ use concord::{api, store, telemetry};
 
 mod eval;
 mod importing;
-// `set_total` is for `sweep`, which learns its total from the server.
-#[allow(dead_code)]
 mod progress;
+mod sweep_cmd;
 
 /// mimalloc for Rust's allocations (SQLite keeps the C library's). A write decodes its
 /// candidates into many short strings, often freed on another thread than the one that
@@ -68,6 +67,10 @@ async fn run() -> anyhow::Result<()> {
         Command::Eval(args) => eval::run(args).await,
         Command::Import(args) => {
             let status = importing::run(args).await?;
+            std::process::exit(status)
+        }
+        Command::Sweep(args) => {
+            let status = sweep_cmd::run(args).await?;
             std::process::exit(status)
         }
         Command::Healthcheck { url } => healthcheck(&url).await,
@@ -128,6 +131,7 @@ async fn serve(mut settings: Settings) -> anyhow::Result<()> {
     let limits = state.settings.server_limits();
     let app = concord::app(state.clone());
     concord::service::warmup::spawn(&state.services);
+    concord::service::sweep::spawn(&state.services);
     concord::server::serve(listener, app, limits, async move {
         shutdown_signal().await;
         // Long polls and event streams end now, so in-flight work can drain.

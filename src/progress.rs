@@ -50,11 +50,6 @@ impl Progress {
         self.draw(false);
     }
 
-    /// `n` more items, `conflicts` more conflicts.
-    pub fn advance(&mut self, n: u64, conflicts: u64) {
-        self.set(self.done + n, self.conflicts + conflicts);
-    }
-
     /// Draws the last figures and ends the line.
     pub fn finish(&mut self) {
         self.draw(true);
@@ -179,7 +174,7 @@ mod tests {
     #[test]
     fn off_a_terminal_nothing_is_drawn() {
         let mut p = Progress::with_terminal("imported", Some(10), false);
-        p.advance(5, 1);
+        p.set(5, 1);
         p.finish();
         assert!(p.drawn.is_none());
         assert_eq!((p.done, p.conflicts), (5, 1));

@@ -1,7 +1,7 @@
 // concord's review console. Talks only to concord's own routes: GET /conflicts,
 // GET /conflicts/{id}, GET /conflicts/stats, POST /conflicts/{id}/resolve,
 // POST /conflicts/{id}/revert, GET /conflicts/{id}/history, GET /nodes/{id}/versions,
-// GET /nodes/{id}/timeline, GET /sources, GET /events.
+// GET /nodes/{id}/timeline, GET /sources, GET /events, GET /sweeps.
 (function () {
   'use strict';
 
@@ -311,6 +311,38 @@
         $('counts').textContent = 'Counts unavailable';
       }
     }, 50);
+  }
+
+  // ---- sweep banner -------------------------------------------------------------------------
+  // While a sweep compares the stored memories, a banner says how far it got; it is read again
+  // on each sweep event and every two seconds while one runs.
+  let sweepTimer = null;
+  async function refreshSweep() {
+    clearTimeout(sweepTimer);
+    sweepTimer = null;
+    let s = null;
+    try {
+      const res = await api('GET', '/sweeps?limit=1');
+      s = res.items[0] || null;
+    } catch (_) {
+      return; // the banner stays as it was
+    }
+    const banner = $('sweep');
+    if (!s || s.status !== 'running') {
+      banner.hidden = true;
+      return;
+    }
+    const n = (x) => Number(x).toLocaleString('en');
+    const parts = [`Sweep running: ${n(s.compared)} of ${n(s.total)} memories compared`,
+      `${n(s.conflicts_queued)} conflict${s.conflicts_queued === 1 ? '' : 's'} queued`];
+    if (s.rate) parts.push(`${n(Math.round(s.rate))}/s`);
+    if (s.eta_s !== null && s.eta_s !== undefined) parts.push(`about ${Math.max(1, Math.round(s.eta_s))} s left`);
+    $('sweep-text').textContent = parts.join(' · ');
+    const bar = $('sweep-progress');
+    bar.max = Math.max(1, s.total);
+    bar.value = s.compared;
+    banner.hidden = false;
+    sweepTimer = setTimeout(refreshSweep, 2000);
   }
 
   async function refreshSources() {
@@ -1064,6 +1096,10 @@
   async function onEvent(kind, data) {
     refreshStats();
     refreshPending();
+    if (kind.startsWith('sweep.')) {
+      refreshSweep();
+      return;
+    }
     const id = data.conflict_id;
     if (state.mine.has(id)) {
       state.mine.delete(id);
@@ -1265,6 +1301,7 @@
     stream();
     await Promise.all([loadQueue(), refreshSources()]);
     refreshStats();
+    refreshSweep();
     const wanted = location.hash.slice(1);
     if (/^[0-9a-f-]{36}$/i.test(wanted)) await openConflict(wanted);
   }

@@ -43,6 +43,10 @@ pub const OPERATIONS: &[(&str, &str, Permission)] = &[
     ("GET", "/keys", Admin),
     ("POST", "/keys", Admin),
     ("DELETE", "/keys/{name}", Admin),
+    ("POST", "/sweeps", Admin),
+    ("GET", "/sweeps", Read),
+    ("GET", "/sweeps/{id}", Read),
+    ("DELETE", "/sweeps/{id}", Admin),
     ("GET", "/metrics", Read),
     // Open to every request (`auth::require_key` lets them through before any key).
     ("GET", "/healthz", Read),

@@ -112,6 +112,9 @@ pub struct Problem {
     /// The later changes in the way of a revert (`/problems/revert-conflict`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changes: Option<Vec<ChangeDto>>,
+    /// The sweep that is running (`/problems/sweep-running`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep_id: Option<uuid::Uuid>,
 }
 
 /// One invalid field.
@@ -225,6 +228,7 @@ impl ApiError {
             rolled_back,
             retryable,
             changes,
+            sweep_id,
         } = members;
         Problem {
             kind: format!("/problems/{code}"),
@@ -241,6 +245,7 @@ impl ApiError {
             rolled_back,
             retryable,
             changes,
+            sweep_id,
         }
     }
 

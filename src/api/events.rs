@@ -1,5 +1,6 @@
 //! `GET /events`: Server-Sent Events `conflict.created`, `conflict.resolved` and
-//! `conflict.reverted`. Ids are the
+//! `conflict.reverted`, and a sweep's `sweep.started`, `sweep.progress`, `sweep.done`,
+//! `sweep.cancelled` and `sweep.failed`. Ids are the
 //! event log's ids, so `Last-Event-ID` resumes without gaps or repeats. Each stream reads the
 //! log at its own pace, so a slow client holds up no one but itself.
 
@@ -31,15 +32,21 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// The `data` of an event.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EventData {
-    /// `conflict.created`, `conflict.resolved` or `conflict.reverted`.
+    /// `conflict.created`, `conflict.resolved` or `conflict.reverted`; `sweep.started`,
+    /// `sweep.progress` (at most every 2 s), `sweep.done`, `sweep.cancelled` or `sweep.failed`.
     #[serde(rename = "type")]
     pub kind: String,
-    pub conflict_id: Uuid,
+    /// The conflict, for `conflict.*` events.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflict_id: Option<Uuid>,
+    /// The sweep, for `sweep.*` events (`GET /sweeps/{id}` has its progress).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep_id: Option<Uuid>,
     #[schema(format = DateTime)]
     pub created_at: String,
 }
 
-/// Stream conflict events (`text/event-stream`). Send `Last-Event-ID` to resume after the last
+/// Stream conflict and sweep events (`text/event-stream`). Send `Last-Event-ID` to resume after the last
 /// event seen; without it the stream starts with events that happen from now on.
 #[utoipa::path(
     get, path = "/events", tag = "conflicts",
@@ -76,9 +83,12 @@ pub async fn stream_events(
 }
 
 fn to_sse(e: Event) -> SseEvent {
+    // The log keeps an event's subject in one column: a sweep's id for `sweep.*` events.
+    let sweep = e.kind.starts_with("sweep.");
     let data = EventData {
         kind: e.kind.clone(),
-        conflict_id: e.conflict_id,
+        conflict_id: (!sweep).then_some(e.conflict_id),
+        sweep_id: sweep.then_some(e.conflict_id),
         created_at: time::format(&e.created_at),
     };
     SseEvent::default()

@@ -26,6 +26,7 @@ pub mod resolve;
 mod revert;
 pub mod review;
 mod sources;
+mod sweeps;
 mod throttle;
 mod versions;
 mod wake;
@@ -61,6 +62,7 @@ use crate::state::AppState;
         (name = "conflicts", description = "The review queue and its resolution"),
         (name = "sources", description = "Learned source credibility"),
         (name = "keys", description = "API keys with roles and scopes (admin only)"),
+        (name = "sweeps", description = "Finding the contradictions already stored"),
         (name = "operations", description = "Health, readiness, metrics"),
     )
 )]
@@ -83,6 +85,7 @@ pub fn routes() -> (Router<AppState>, serde_json::Value) {
         .merge(sources::router())
         .merge(policies::router())
         .merge(keys::router())
+        .merge(sweeps::router())
         .merge(health::router())
         .split_for_parts();
     let mut doc = doc::refine(&doc);

@@ -19,6 +19,7 @@ pub mod report;
 pub mod resolution;
 pub mod retrieval;
 pub mod revert;
+pub mod sweep;
 pub mod time;
 pub mod timeline;
 pub mod valid_time;

@@ -291,7 +291,8 @@ fn check_memory_type(memory_type: &str, e: &mut Errors) {
     }
 }
 
-fn parse_scope(raw: &str, e: &mut Errors) -> String {
+/// A scope as every body names it (`/scope`): trimmed, 1..200 characters, no NUL.
+pub fn parse_scope(raw: &str, e: &mut Errors) -> String {
     check_text(e, "/scope", raw);
     let s = raw.trim();
     let n = s.chars().count();

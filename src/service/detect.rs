@@ -270,6 +270,50 @@ impl BatchJudge for BatchDetection<'_> {
     }
 }
 
+/// Detection for a sweep: a stored memory judged, with the rules, policies and
+/// recommendations a write gets, against the candidates a write of it would have found (those
+/// stored before it), with one credibility table read when the run began.
+pub struct SweepDetection<'a> {
+    detector: &'a Detector,
+    credibility: Vec<SourceStats>,
+}
+
+impl Detector {
+    /// Detection for one run of a sweep.
+    pub async fn for_sweep(&self, store: &dyn Store) -> StoreResult<SweepDetection<'_>> {
+        Ok(SweepDetection {
+            detector: self,
+            credibility: credibility_table(store).await?,
+        })
+    }
+}
+
+impl SweepDetection<'_> {
+    /// The candidate search a write of stored `node` made: only memories stored before it.
+    pub fn query(&self, node: &Node, embedding: Option<&[f32]>) -> CandidateQuery {
+        let mut q = candidate_query(&Probe::of_stored(node, embedding));
+        q.before = Some(node.id);
+        q
+    }
+
+    /// The conflicts stored `node` makes with `candidates` (pairs with a verdict or a conflict
+    /// already are passed over), as its write would have queued them.
+    pub async fn judge(
+        &self,
+        node: &Node,
+        embedding: Option<&[f32]>,
+        candidates: Vec<Candidate>,
+    ) -> Vec<DetectedConflict> {
+        let d = self.detector;
+        let probe = Probe::of_stored(node, embedding);
+        let analysis = d.analysis(node.id, &probe.memory());
+        let findings = d
+            .judge_candidates(&probe, &analysis, candidates, None)
+            .await;
+        d.conflicts_of(&probe, node.id, findings, &self.credibility)
+    }
+}
+
 /// The candidate search for `probe`: its rarest index tokens and the names of its subjects,
 /// and for a short memory the newest of its scope and type as well.
 fn candidate_query(probe: &Probe<'_>) -> CandidateQuery {
@@ -284,6 +328,7 @@ fn candidate_query(probe: &Probe<'_>) -> CandidateQuery {
         with_embedding: probe.embedding.is_some(),
         limit: MAX_CANDIDATES,
         newest: if short { NEWEST_FOR_SHORT } else { 0 },
+        before: None,
     }
 }
 

@@ -65,6 +65,9 @@ pub enum Error {
     /// A key of this name exists already (revoked or not).
     #[error("a key named {0:?} exists already; names are never reused")]
     KeyExists(String),
+    /// A sweep runs already (one runs at a time): this is its id.
+    #[error("sweep {0} is running; cancel it or wait for it to finish")]
+    SweepRunning(Uuid),
     /// Too many long polls and event streams wait already (retry later).
     #[error("the service is overloaded; retry later")]
     Overloaded,
@@ -95,6 +98,7 @@ pub enum Kind {
     RevertBlocked,
     RoleForbidden,
     KeyExists,
+    SweepRunning,
     /// A resolution rolled back; `unavailable`: because the database was (503, else 500).
     ResolutionFailed {
         unavailable: bool,
@@ -137,6 +141,7 @@ impl Kind {
             RevertBlocked => ("revert-conflict", "Later changes in the way", 409),
             RoleForbidden => ("role-forbidden", "Forbidden for this role", 403),
             KeyExists => ("key-exists", "Key name taken", 409),
+            SweepRunning => ("sweep-running", "A sweep is running", 409),
             ResolutionFailed { unavailable } => (
                 "resolution-failed",
                 "Resolution failed",
@@ -179,6 +184,7 @@ impl Error {
             Self::RevertBlocked(found) => {
                 m.changes = Some(found.iter().map(ChangeDto::from).collect());
             }
+            Self::SweepRunning(id) => m.sweep_id = Some(*id),
             Self::StepFailed {
                 partial_actions,
                 failed_action,
@@ -205,6 +211,7 @@ impl Error {
             Self::RevertBlocked(_) => Kind::RevertBlocked,
             Self::Forbidden { .. } => Kind::RoleForbidden,
             Self::KeyExists(_) => Kind::KeyExists,
+            Self::SweepRunning(_) => Kind::SweepRunning,
             Self::StepFailed {
                 revert: false,
                 unavailable,

@@ -29,6 +29,7 @@ pub mod recall;
 pub mod replies;
 pub mod report;
 pub mod sources;
+pub mod sweep;
 pub mod timeline;
 pub mod warmup;
 
@@ -52,6 +53,8 @@ pub struct Services {
     unreleased: Arc<idempotency::Unreleased>,
     /// The API keys this process accepts ([`keys::authenticate`]).
     keyring: Arc<keys::KeyRing>,
+    /// Rung when a sweep starts, so that the sweeper takes it at once.
+    sweeper: sweep::Sweeper,
 }
 
 impl Services {
@@ -63,6 +66,7 @@ impl Services {
             notifier,
             unreleased: Arc::default(),
             keyring: Arc::default(),
+            sweeper: Arc::default(),
         }
     }
 

@@ -81,6 +81,7 @@ mod pre_image;
 mod rows;
 pub(crate) mod sql;
 pub mod sqlite;
+mod sweeps;
 mod units;
 mod versions;
 mod wake;
@@ -101,6 +102,7 @@ use crate::domain::node::{NewNode, Node, NodePatch, NodeState};
 use crate::domain::plan::Resolve;
 use crate::domain::resolution::Resolution;
 use crate::domain::revert::{Revert, Reverted};
+use crate::domain::sweep::{NewSweep, Sweep, SweepFilter, SweepStatus};
 use crate::domain::time::Timestamp;
 use crate::domain::valid_time::PointInTime;
 use crate::domain::version::NodeVersion;
@@ -230,6 +232,9 @@ pub struct CandidateQuery {
     /// How many of the scope's newest active nodes of the type are candidates as well, found
     /// or not by the tokens (0: none).
     pub newest: usize,
+    /// Only nodes stored before this one (node id order; postings order on SQLite): a sweep
+    /// compares a stored memory with what a write of it would have found. `None` for writes.
+    pub before: Option<Uuid>,
 }
 
 /// Detection as a batch's transaction asks for it, node by node: the store searches the
@@ -255,6 +260,24 @@ pub struct DetectedConflict {
     /// The resolution a policy decided on, run right after the conflict is queued, in the
     /// same transaction.
     pub resolve: Option<crate::domain::plan::Resolve>,
+}
+
+/// One stretch of a sweep: the memories it compared up to `checkpoint` (`compared` of
+/// them) and the conflicts found for each, recorded together by [`Store::record_sweep`].
+#[derive(Debug, Clone)]
+pub struct SweepChunk {
+    pub sweep: Uuid,
+    /// Who runs it: the record is refused unless its lease is still theirs.
+    pub owner: String,
+    pub checkpoint: Uuid,
+    pub compared: i64,
+    /// Each compared memory's id with what detection found for it (none for most).
+    pub found: Vec<(Uuid, Vec<DetectedConflict>)>,
+    /// The lease renewed to this time.
+    pub lease_until: Timestamp,
+    pub at: Timestamp,
+    /// Whether to put a `sweep.progress` event on the stream.
+    pub progress_event: bool,
 }
 
 /// Per-source verdict counters.
@@ -292,8 +315,10 @@ impl WakeBatch {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
     pub id: i64,
-    /// `conflict.created`, `conflict.resolved` or `conflict.reverted`.
+    /// `conflict.created`, `conflict.resolved` or `conflict.reverted`; `sweep.started`,
+    /// `sweep.progress`, `sweep.done`, `sweep.cancelled` or `sweep.failed`.
     pub kind: String,
+    /// The event's subject: the conflict, or the sweep for `sweep.*` events.
     pub conflict_id: Uuid,
     pub created_at: Timestamp,
 }
@@ -454,6 +479,44 @@ pub trait Store: Send + Sync + 'static {
 
     /// Verifies the database's invariants (`concord check`); an empty list means clean.
     async fn check(&self) -> StoreResult<Vec<Violation>>;
+
+    /// The newest node id and how many active memories up to it `filter` names.
+    async fn sweep_extent(&self, filter: &SweepFilter) -> StoreResult<(Option<Uuid>, i64)>;
+    /// Stores a running sweep; false when one runs already.
+    async fn start_sweep(&self, sweep: &NewSweep) -> StoreResult<bool>;
+    async fn get_sweep(&self, id: Uuid) -> StoreResult<Sweep>;
+    /// The running sweep, if any.
+    async fn running_sweep(&self) -> StoreResult<Option<Sweep>>;
+    /// The newest sweeps, at most `limit`.
+    async fn list_sweeps(&self, limit: usize) -> StoreResult<Vec<Sweep>>;
+    /// Takes the running sweep for `owner` until `until`, when its lease is free, expired or
+    /// `owner`'s already, or whatever its lease when `take_over` says its holder is gone.
+    async fn claim_sweep(
+        &self,
+        owner: &str,
+        now: Timestamp,
+        until: Timestamp,
+        take_over: bool,
+    ) -> StoreResult<Option<Sweep>>;
+    /// The next `limit` memories sweep `s` compares after `after`, with their embeddings.
+    async fn sweep_page(
+        &self,
+        s: &Sweep,
+        after: Option<Uuid>,
+        limit: usize,
+    ) -> StoreResult<Vec<(Node, Option<Vec<f32>>)>>;
+    /// Queues a stretch's conflicts with its checkpoint; `None` when the sweep is no longer
+    /// the chunk owner's (cancelled or taken over), and then nothing is written.
+    async fn record_sweep(&self, chunk: &SweepChunk) -> StoreResult<Option<Sweep>>;
+    /// Ends a running sweep as `status` (a runner's `done`/`failed` only while it holds the
+    /// lease); the sweep as it stands, unchanged when it had ended.
+    async fn finish_sweep(
+        &self,
+        id: Uuid,
+        status: SweepStatus,
+        owner: Option<&str>,
+        error: Option<&str>,
+    ) -> StoreResult<Sweep>;
 }
 
 /// Whether the database aborted the transaction to break a deadlock (40P01) or a serialization
@@ -743,6 +806,59 @@ impl<B: Backend> Store for B {
 
     async fn events_after(&self, after: i64, limit: usize) -> StoreResult<Vec<Event>> {
         wake::events_after(self, after, limit).await
+    }
+
+    async fn sweep_extent(&self, filter: &SweepFilter) -> StoreResult<(Option<Uuid>, i64)> {
+        sweeps::extent(self, filter).await
+    }
+
+    async fn start_sweep(&self, sweep: &NewSweep) -> StoreResult<bool> {
+        unit_of_work(self, || sweeps::insert(self, sweep)).await
+    }
+
+    async fn get_sweep(&self, id: Uuid) -> StoreResult<Sweep> {
+        sweeps::get(self, id).await
+    }
+
+    async fn running_sweep(&self) -> StoreResult<Option<Sweep>> {
+        sweeps::running(self).await
+    }
+
+    async fn list_sweeps(&self, limit: usize) -> StoreResult<Vec<Sweep>> {
+        sweeps::list(self, limit).await
+    }
+
+    async fn claim_sweep(
+        &self,
+        owner: &str,
+        now: Timestamp,
+        until: Timestamp,
+        take_over: bool,
+    ) -> StoreResult<Option<Sweep>> {
+        sweeps::claim(self, owner, now, until, take_over).await
+    }
+
+    async fn sweep_page(
+        &self,
+        s: &Sweep,
+        after: Option<Uuid>,
+        limit: usize,
+    ) -> StoreResult<Vec<(Node, Option<Vec<f32>>)>> {
+        sweeps::page(self, s, after, limit).await
+    }
+
+    async fn record_sweep(&self, chunk: &SweepChunk) -> StoreResult<Option<Sweep>> {
+        unit_of_work(self, || units::sweeps::record(self, chunk)).await
+    }
+
+    async fn finish_sweep(
+        &self,
+        id: Uuid,
+        status: SweepStatus,
+        owner: Option<&str>,
+        error: Option<&str>,
+    ) -> StoreResult<Sweep> {
+        unit_of_work(self, || sweeps::finish(self, id, status, owner, error)).await
     }
 
     async fn listen(&self, notifier: Arc<notify::Notifier>) -> StoreResult<()> {

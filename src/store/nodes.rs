@@ -352,6 +352,7 @@ pub async fn candidates_in<B: Backend>(
             .arg(q.exclude.map(Id))
             .arg(q.limit as i64)
             .arg((q.limit * LABEL_HITS_PER_CANDIDATE) as i64)
+            .arg(q.before.map(Id))
             .all(conn)
             .await?;
         add_unseen::<B>(&mut out, &rows)?;
@@ -362,6 +363,7 @@ pub async fn candidates_in<B: Backend>(
             .arg(&q.scope)
             .arg(&q.memory_type)
             .arg(q.exclude.map(Id))
+            .arg(q.before.map(Id))
             .all(conn)
             .await?;
         add_unseen::<B>(&mut out, &rows)?;

@@ -102,7 +102,7 @@ macro_rules! candidates_by_labels {
         concat!(
             "with tagged as materialized (select distinct node_id from node_labels where ",
             $label_in_list,
-            " order by node_id desc limit $6) select ",
+            " and ($7 is null or node_id < $7) order by node_id desc limit $6) select ",
             $crate::store::sql::node_columns!("n", ""),
             ", n.embedding, ",
             $($remembered)+,
@@ -213,7 +213,7 @@ macro_rules! candidates_newest {
             $($remembered)+,
             " from nodes n \
              where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
-               and ($4 is null or n.node_id <> $4) \
+               and ($4 is null or n.node_id <> $4) and ($5 is null or n.node_id < $5) \
              order by n.created_at desc, n.node_id desc limit $1"
         )
     };

@@ -662,6 +662,9 @@ pub struct ProblemMembers {
     pub retryable: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changes: Option<Vec<ChangeDto>>,
+    /// The sweep that is running (`/problems/sweep-running`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep_id: Option<Uuid>,
 }
 
 /// The resolution a conflict already has.

@@ -32,6 +32,7 @@ mod resolve;
 mod revert;
 mod review;
 mod sources;
+mod sweeps;
 mod templated;
 mod valid_time;
 mod versions;

@@ -96,6 +96,13 @@ impl TestApp {
         Self::with_store(self.store.clone(), settings)
     }
 
+    /// The same database with the background sweeper running, as `serve` runs it.
+    pub fn with_sweeper(&self, settings: Settings) -> Self {
+        let state = AppState::new(self.store.clone(), settings);
+        concord::service::sweep::spawn(&state.services);
+        Self::of_state(state)
+    }
+
     pub fn sqlite(pool: sqlx::SqlitePool) -> Self {
         Self::with_store(
             Arc::new(SqliteStore::from_pool(pool)),

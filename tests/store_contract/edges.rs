@@ -164,6 +164,7 @@ pub async fn candidates_are_active_nodes_of_the_same_scope_and_type_sharing_a_to
             with_embedding: false,
             limit: 20,
             newest: 0,
+            before: None,
         })
         .await
         .unwrap();

@@ -381,6 +381,7 @@ pub async fn candidates_are_found_by_rare_tokens_among_many_common_ones(
             with_embedding: false,
             limit: 5,
             newest: 0,
+            before: None,
         })
         .await
         .unwrap();
@@ -437,6 +438,7 @@ pub async fn newest_candidates_are_the_scopes_newest_active_nodes_of_the_type(st
         with_embedding: false,
         limit: 50,
         newest: 2,
+        before: None,
     };
 
     // Act

@@ -174,6 +174,7 @@ async fn steps(
         with_embedding: false,
         limit: MAX_CANDIDATES,
         newest: 0,
+        before: None,
     };
     let n = store.candidates(query).await?.len();
     parts[3].ok(t.elapsed());

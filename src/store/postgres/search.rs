@@ -53,6 +53,7 @@ pub(super) use remembered;
 /// same postings in SQL.
 const POSTINGS: &str = "select t.token, \
         array(select k.node_id from node_tokens k where k.term = t.term \
+                and k.node_id < coalesce($3::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff') \
               order by k.term desc, k.node_id desc limit $1) as nodes \
      from unnest($2::text[]) with ordinality as t(term, token)";
 
@@ -191,6 +192,7 @@ pub async fn candidates_by_tokens(
     let rows = sqlx::query::<Postgres>(POSTINGS)
         .arg(RANKING_BUDGET)
         .bind(&terms)
+        .arg(q.before.map(Id))
         .all(&mut *conn)
         .await?;
     let mut walks = Vec::with_capacity(rows.len());

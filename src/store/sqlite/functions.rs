@@ -705,6 +705,7 @@ mod tests {
             with_embedding: false,
             limit: 5,
             newest: 0,
+            before: None,
         };
         let found = crate::store::sqlite::search::candidates_by_tokens(&mut conn, &q).await;
         assert!(found.unwrap().is_empty());

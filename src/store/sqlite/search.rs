@@ -87,9 +87,11 @@ const CANDIDATES_OF_HITS_SORTED: &str = candidates_of_hits!("$1", "order by h.ke
 /// thread and back, and because each row is a message to the async side: the search took
 /// three of each when the steps in Rust ran between statements.
 ///
+/// 0. `bound`: the rowid of node `$9` when only nodes stored before it are wanted (a
+///    sweep's search), else the largest rowid.
 /// 1. `chosen`: the write's rarest tokens ([`functions::RAREST`]), from the statistics of its
 ///    distinct tokens (`$1`) and its subject names (`$6`).
-/// 2. `found`: their postings, newest first and at most `$7` per token (a primary-key range
+/// 2. `found`: their postings below the bound, newest first and at most `$7` per token (a primary-key range
 ///    read of `node_tokens` each, gathered by [`functions::WALK`]), and every node of the
 ///    unmerged buffer `recent_tokens` with its tokens (`rowid token token…`, comma-separated;
 ///    at most 127 nodes), scored into the best `$8` hits ([`functions::HITS`], over the
@@ -102,14 +104,18 @@ const CANDIDATES_OF_HITS_SORTED: &str = candidates_of_hits!("$1", "order by h.ke
 /// One row: the hits (a JSON array of rowids, best first), and the candidates. Each step's
 /// result is one value, which a `materialized` CTE computes once.
 const SEARCH: &str = concat!(
-    "with chosen(tokens) as materialized (\
+    "with bound(rowid) as materialized (\
+       select coalesce((select rowid from nodes where node_id = $9), 9223372036854775807)), \
+     chosen(tokens) as materialized (\
        select concord_rarest(json_group_array(json_array(t.term, t.docs)), $6) \
        from json_each($1) j cross join token_docs t on t.term = j.value), \
      found(hits) as materialized (\
        select concord_hits(k.key, \
          (select concord_walk(node) from (select node from node_tokens \
-            where term = k.value ->> 0 order by node desc limit $7)), \
-         c.tokens, (select group_concat(node || ' ' || terms, ',') from recent_tokens), $7, $8) \
+            where term = k.value ->> 0 and node < (select rowid from bound) \
+            order by node desc limit $7)), \
+         c.tokens, (select group_concat(node || ' ' || terms, ',') from recent_tokens \
+                    where node < (select rowid from bound)), $7, $8) \
        from chosen c cross join json_each(c.tokens) k) \
      select f.hits, (",
     candidates_of_hits!("f.hits", ""),
@@ -291,7 +297,8 @@ async fn search(
         .arg(q.limit as i64)
         .arg(Texts(&q.names))
         .arg(per_token)
-        .arg((q.limit * INDEX_HITS_PER_CANDIDATE) as i64);
+        .arg((q.limit * INDEX_HITS_PER_CANDIDATE) as i64)
+        .arg(q.before.map(Id));
     let row = only_row(query, conn, "candidate search").await?;
     let hits: Vec<i64> = json_column(&row, 0, "hits")?;
     Ok((hits, unpack_candidates(row.try_get(1)?)?))
@@ -430,6 +437,7 @@ mod tests {
             with_embedding: false,
             limit: 20,
             newest: 0,
+            before: None,
         }
     }
 
@@ -597,6 +605,7 @@ mod tests {
             with_embedding: true,
             limit: 50,
             newest: 0,
+            before: None,
         };
         let mut conn = pool.acquire().await.unwrap();
         super::super::register_functions(&mut conn).await.unwrap();
@@ -680,6 +689,7 @@ mod tests {
                 with_embedding: false,
                 limit,
                 newest: 0,
+                before: None,
             };
             let titles = |rows: Vec<(i64, Candidate)>| -> Vec<(String, i64)> {
                 rows.into_iter()

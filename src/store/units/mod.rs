@@ -14,6 +14,7 @@ pub mod nodes;
 pub mod policy;
 pub mod resolution;
 pub mod revert;
+pub mod sweeps;
 
 use crate::domain::conflict::Action;
 use crate::store::backend::Backend;

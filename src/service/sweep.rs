@@ -1,0 +1,304 @@
+//! Sweeps (`POST /sweeps`, `concord sweep`): every active memory that existed when the sweep
+//! started is compared with the candidates a write of it would have found (the memories
+//! stored before it), judged as a write judges, and what is not queued yet is queued. Pairs
+//! already queued or with a remembered verdict are passed over, so a pair is never queued
+//! twice, and a sweep finds what a write with detection would have found.
+//!
+//! One sweep runs at a time. Whoever runs it (the server's sweeper, or `concord sweep`) holds
+//! a lease in the database and records a checkpoint with each stretch's conflicts in one
+//! transaction, so a sweep goes on after a crash or restart where it stopped, on whichever
+//! instance claims it first. It yields between memories, so writes and reviews go on.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::Notify;
+use uuid::Uuid;
+
+use crate::domain::node::Node;
+use crate::domain::sweep::{LEASE, NewSweep, Sweep, SweepFilter, SweepStatus};
+use crate::domain::time;
+use crate::service::{Error, Result, Services};
+use crate::store::{Candidate, DetectedConflict, Store, SweepChunk};
+
+/// Memories read per page.
+const PAGE: usize = 500;
+/// Memories compared per recorded stretch, at most.
+const STRETCH: usize = 250;
+/// A stretch is recorded at least this often, so that progress and cancelling show soon.
+const RECORD_EVERY: Duration = Duration::from_millis(500);
+/// A `sweep.progress` event at most this often.
+const EVENT_EVERY: Duration = Duration::from_secs(2);
+/// How often an idle sweeper looks for a sweep to take over (one whose runner stopped).
+const IDLE_LOOK: Duration = Duration::from_secs(10);
+
+/// Starts a sweep over the memories `filter` names; the server's sweeper runs it (or the
+/// caller, `concord sweep`). `Error::SweepRunning` when one runs already.
+pub async fn start(svc: &Services, filter: SweepFilter, by: Option<String>) -> Result<Sweep> {
+    let store = &*svc.store;
+    if let Some(running) = store.running_sweep().await? {
+        return Err(Error::SweepRunning(running.id));
+    }
+    let (until, total) = store.sweep_extent(&filter).await?;
+    let new = NewSweep {
+        id: Uuid::now_v7(),
+        filter,
+        until,
+        total,
+        created_by: by,
+        created_at: time::now(),
+    };
+    if !store.start_sweep(&new).await? {
+        // Another request started one between the look and the insert.
+        let running = store.running_sweep().await?;
+        return Err(Error::SweepRunning(running.map_or(new.id, |s| s.id)));
+    }
+    svc.notifier.bump();
+    svc.sweeper.notify_one();
+    Ok(store.get_sweep(new.id).await?)
+}
+
+pub async fn get(svc: &Services, id: Uuid) -> Result<Sweep> {
+    Ok(svc.store.get_sweep(id).await?)
+}
+
+/// The newest sweeps, at most `limit`.
+pub async fn list(svc: &Services, limit: usize) -> Result<Vec<Sweep>> {
+    Ok(svc.store.list_sweeps(limit).await?)
+}
+
+/// Cancels a running sweep: its runner stops at its next record, and what it queued stays.
+/// A sweep that had ended is returned as it stands.
+pub async fn cancel(svc: &Services, id: Uuid) -> Result<Sweep> {
+    let sweep = svc
+        .store
+        .finish_sweep(id, SweepStatus::Cancelled, None, None)
+        .await?;
+    svc.notifier.bump();
+    Ok(sweep)
+}
+
+/// Runs the server's sweeper in the background: it takes the running sweep (when one starts,
+/// and every few seconds in case one was left by a stopped runner) and runs it to its end.
+pub fn spawn(svc: &Services) {
+    let svc = svc.clone();
+    tokio::spawn(async move {
+        let owner = format!("serve-{}", Uuid::now_v7());
+        let stop = svc.shutting_down();
+        tokio::pin!(stop);
+        let mut first = true;
+        loop {
+            let take_over = std::mem::take(&mut first) && sole_process(&svc);
+            match claim(&svc, &owner, take_over).await {
+                Ok(Some(sweep)) => {
+                    let id = sweep.id;
+                    tokio::select! {
+                        ran = run(&svc, sweep, &owner, |_| {}) => match ran {
+                            Ok(s) => tracing::info!(sweep = %id, status = s.status.as_str(),
+                                compared = s.compared, queued = s.queued, "sweep ended"),
+                            Err(e) => tracing::warn!(sweep = %id, error = %e, "sweep stopped"),
+                        },
+                        () = &mut stop => return,
+                    }
+                    continue;
+                }
+                Ok(None) => {}
+                Err(e) => tracing::warn!(error = %e, "could not look for a sweep to run"),
+            }
+            tokio::select! {
+                () = svc.sweeper.notified() => {}
+                () = tokio::time::sleep(IDLE_LOOK) => {}
+                () = &mut stop => return,
+            }
+        }
+    });
+}
+
+/// Takes the running sweep for `owner` if nobody else holds it, or, with `take_over`, from
+/// a holder known to be gone.
+pub async fn claim(svc: &Services, owner: &str, take_over: bool) -> Result<Option<Sweep>> {
+    let now = time::now();
+    Ok(svc
+        .store
+        .claim_sweep(owner, now, lease_from(now), take_over)
+        .await?)
+}
+
+/// Whether this process is the only one on its database: a SQLite file is held by one
+/// process at a time, so a lease found there when the process starts is a stopped runner's,
+/// and its sweep goes on at once instead of after the lease runs out.
+pub fn sole_process(svc: &Services) -> bool {
+    svc.backend() == "sqlite"
+}
+
+fn lease_from(now: time::Timestamp) -> time::Timestamp {
+    now + chrono::Duration::from_std(LEASE).expect("the lease fits")
+}
+
+/// Runs `sweep` (claimed by `owner`) from its checkpoint to its end, calling `progress` after
+/// each record; the sweep as it ended: `done`, `cancelled`, or still `running` when another
+/// runner took it over. A failure marks it `failed` when it is not the database's being
+/// unreachable (then it stays `running`, for a later claim).
+pub async fn run(
+    svc: &Services,
+    sweep: Sweep,
+    owner: &str,
+    mut progress: impl FnMut(&Sweep),
+) -> Result<Sweep> {
+    let id = sweep.id;
+    match compare_all(svc, sweep, owner, &mut progress).await {
+        Ok(s) => Ok(s),
+        Err(e) if matches!(e, Error::Unavailable(_) | Error::Busy(_)) => Err(e),
+        Err(e) => {
+            let failed = svc
+                .store
+                .finish_sweep(id, SweepStatus::Failed, Some(owner), Some(&e.to_string()))
+                .await;
+            svc.notifier.bump();
+            failed.map_err(Error::from)?;
+            Err(e)
+        }
+    }
+}
+
+/// The stretch being compared: memories compared and what each made.
+struct Stretch {
+    compared: i64,
+    last: Option<Uuid>,
+    found: Vec<(Uuid, Vec<DetectedConflict>)>,
+    started: Instant,
+}
+
+impl Stretch {
+    fn new() -> Self {
+        Self {
+            compared: 0,
+            last: None,
+            found: Vec::new(),
+            started: Instant::now(),
+        }
+    }
+}
+
+async fn compare_all(
+    svc: &Services,
+    mut sweep: Sweep,
+    owner: &str,
+    progress: &mut impl FnMut(&Sweep),
+) -> Result<Sweep> {
+    let store: &dyn Store = &*svc.store;
+    let judge = svc.detector.for_sweep(store).await?;
+    let mut after = sweep.checkpoint;
+    let mut stretch = Stretch::new();
+    let mut last_event = Instant::now();
+    loop {
+        let page = store.sweep_page(&sweep, after, PAGE).await?;
+        let Some((last, _)) = page.last() else { break };
+        after = Some(last.id);
+        // Each memory's search runs while the one before it is judged.
+        let mut next = search(store, &judge, page.first()).await?;
+        for (i, (node, embedding)) in page.iter().enumerate() {
+            let candidates = next.take().unwrap_or_default();
+            let following = page.get(i + 1);
+            let (searched, found) = tokio::join!(
+                search(store, &judge, following),
+                judge.judge(node, embedding.as_deref(), candidates)
+            );
+            next = searched?;
+            let resolved = found.iter().any(|h| h.resolve.is_some());
+            stretch.compared += 1;
+            stretch.last = Some(node.id);
+            if !found.is_empty() {
+                stretch.found.push((node.id, found));
+            }
+            let due = stretch.compared as usize >= STRETCH
+                || stretch.started.elapsed() >= RECORD_EVERY
+                || resolved;
+            if due {
+                let event = last_event.elapsed() >= EVENT_EVERY;
+                match record(
+                    svc,
+                    &sweep,
+                    owner,
+                    std::mem::replace(&mut stretch, Stretch::new()),
+                    event,
+                )
+                .await?
+                {
+                    Some(s) => sweep = s,
+                    None => return Ok(store.get_sweep(sweep.id).await?),
+                }
+                if event {
+                    last_event = Instant::now();
+                }
+                progress(&sweep);
+                if resolved {
+                    // A policy changed stored memories: the next search sees them as they are.
+                    next = search(store, &judge, following).await?;
+                }
+            }
+            tokio::task::yield_now().await;
+        }
+    }
+    if stretch.compared > 0 {
+        match record(svc, &sweep, owner, stretch, false).await? {
+            Some(s) => sweep = s,
+            None => return Ok(store.get_sweep(sweep.id).await?),
+        }
+    }
+    let done = store
+        .finish_sweep(sweep.id, SweepStatus::Done, Some(owner), None)
+        .await?;
+    svc.notifier.bump();
+    progress(&done);
+    Ok(done)
+}
+
+/// The candidates of `node`, as its write searched them; `None` without a node.
+async fn search(
+    store: &dyn Store,
+    judge: &crate::service::detect::SweepDetection<'_>,
+    node: Option<&(Node, Option<Vec<f32>>)>,
+) -> Result<Option<Vec<Candidate>>> {
+    let Some((node, embedding)) = node else {
+        return Ok(None);
+    };
+    Ok(Some(
+        store
+            .candidates(judge.query(node, embedding.as_deref()))
+            .await?,
+    ))
+}
+
+/// Records a stretch; `None` when the sweep is no longer `owner`'s to run.
+async fn record(
+    svc: &Services,
+    sweep: &Sweep,
+    owner: &str,
+    stretch: Stretch,
+    progress_event: bool,
+) -> Result<Option<Sweep>> {
+    let Some(checkpoint) = stretch.last else {
+        return Ok(Some(sweep.clone()));
+    };
+    let at = time::now();
+    let queued_some = !stretch.found.is_empty();
+    let chunk = SweepChunk {
+        sweep: sweep.id,
+        owner: owner.to_owned(),
+        checkpoint,
+        compared: stretch.compared,
+        found: stretch.found,
+        lease_until: lease_from(at),
+        at,
+        progress_event,
+    };
+    let recorded = svc.store.record_sweep(&chunk).await?;
+    if queued_some || progress_event {
+        svc.notifier.bump();
+    }
+    Ok(recorded)
+}
+
+/// The sweeper's wake-up: [`start`] rings it so that a new sweep begins at once.
+pub type Sweeper = Arc<Notify>;
