@@ -56,10 +56,10 @@ pub fn generate(
 }
 
 /// What one way did.
-struct Way {
+pub struct Way {
     name: &'static str,
     written: u64,
-    conflicts: u64,
+    pub conflicts: u64,
     seconds: f64,
 }
 
@@ -117,7 +117,12 @@ pub async fn run(
 }
 
 /// Runs `concord import FILE ARGS…` and reads its summary.
-fn import(bin: &Path, name: &'static str, file: &Path, args: &[&str]) -> anyhow::Result<Way> {
+pub fn import(
+    bin: &Path,
+    name: &'static str,
+    file: &Path,
+    args: &[&str],
+) -> anyhow::Result<Way> {
     let state = file.with_extension("import-state");
     let _ = std::fs::remove_file(&state);
     let started = Instant::now();
@@ -183,7 +188,7 @@ async fn one_at_a_time(addr: &str, file: &Path) -> anyhow::Result<Way> {
     })
 }
 
-async fn pending(addr: &str) -> anyhow::Result<u64> {
+pub async fn pending(addr: &str) -> anyhow::Result<u64> {
     let stats = Client::new(addr).get("/conflicts/stats").await?.json()?;
     stats["pending"].as_u64().context("stats without pending")
 }

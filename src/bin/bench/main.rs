@@ -12,6 +12,7 @@ mod preload;
 mod scenarios;
 mod server;
 mod stats;
+mod sweep;
 mod text;
 
 use std::collections::BTreeMap;
@@ -185,6 +186,18 @@ enum Cmd {
         #[arg(long, default_value_t = 10)]
         contradict_pct: u64,
     },
+    /// The generated memories of `import` stored without detection, then swept: the sweep's
+    /// rate, its conflicts against write-time detection's, and one client's write p50 idle
+    /// and during a sweep.
+    Sweep {
+        #[command(flatten)]
+        common: Common,
+        #[arg(long, default_value_t = 100_000)]
+        memories: u64,
+        /// Percent of memories that change the value of a fact stated earlier in the file.
+        #[arg(long, default_value_t = 10)]
+        contradict_pct: u64,
+    },
     /// Builds a template only (untimed), e.g. before timing with hyperfine.
     Preload {
         #[command(flatten)]
@@ -219,6 +232,7 @@ impl Cmd {
             | Cmd::Numbered { common, .. }
             | Cmd::Reads { common, .. }
             | Cmd::Import { common, .. }
+            | Cmd::Sweep { common, .. }
             | Cmd::Preload { common, .. } => common,
         }
     }
@@ -237,7 +251,7 @@ impl Cmd {
             } => t(1_000, *pending, *body_bytes),
             Cmd::Wake { .. } => t(1_000, 0, 0),
             // Seeded through the API by the run itself: the facts are not the generator's.
-            Cmd::Numbered { .. } | Cmd::Import { .. } => t(0, 0, 0),
+            Cmd::Numbered { .. } | Cmd::Import { .. } | Cmd::Sweep { .. } => t(0, 0, 0),
             Cmd::Preload {
                 nodes,
                 pending,
@@ -270,6 +284,14 @@ async fn main() -> anyhow::Result<()> {
     } = cli.cmd
     {
         return import::run(&env, &c.server_bin, &c.server_log, memories, contradict_pct).await;
+    }
+    if let Cmd::Sweep {
+        memories,
+        contradict_pct,
+        ..
+    } = cli.cmd
+    {
+        return sweep::run(&env, &c.server_bin, &c.server_log, memories, contradict_pct).await;
     }
     let mut runs = Vec::new();
     for r in 0..c.runs {
@@ -539,7 +561,9 @@ async fn once(cmd: &Cmd, env: &Env, r: usize) -> anyhow::Result<Run> {
             );
             run.summaries.push(o.summary);
         }
-        Cmd::Preload { .. } | Cmd::Import { .. } => unreachable!("handled in main"),
+        Cmd::Preload { .. } | Cmd::Import { .. } | Cmd::Sweep { .. } => {
+            unreachable!("handled in main")
+        }
     }
     Ok(run)
 }
