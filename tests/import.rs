@@ -2,183 +2,14 @@
 //! after a SIGKILL, bad input reported line by line, and an import through a running server,
 //! each on SQLite and on PostgreSQL (`DATABASE_URL`, `--include-ignored`).
 
+mod cli_support;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Output, Stdio};
 use std::time::Duration;
 
-/// A database the child processes reach by URL; the test reads it back with sqlx.
-struct Db {
-    url: String,
-    dir: PathBuf,
-}
-
-impl Db {
-    fn sqlite(name: &str) -> Self {
-        let dir = scratch(name);
-        Self {
-            url: format!("sqlite://{}", dir.join("import.db").display()),
-            dir,
-        }
-    }
-
-    async fn postgres(name: &str, pool: &sqlx::PgPool) -> Self {
-        let db: String = sqlx::query_scalar("select current_database()")
-            .fetch_one(pool)
-            .await
-            .unwrap();
-        let base = std::env::var("DATABASE_URL").expect("DATABASE_URL");
-        let server = base.rsplit_once('/').map_or(base.as_str(), |(s, _)| s);
-        Self {
-            url: format!("{server}/{db}"),
-            dir: scratch(name),
-        }
-    }
-
-    async fn scalar(&self, sql: &'static str) -> i64 {
-        if self.url.starts_with("sqlite:") {
-            let pool = sqlx::SqlitePool::connect(&self.url).await.unwrap();
-            let n = sqlx::query_scalar(sql).fetch_one(&pool).await.unwrap();
-            pool.close().await;
-            n
-        } else {
-            let pool = sqlx::PgPool::connect(&self.url).await.unwrap();
-            let n = sqlx::query_scalar(sql).fetch_one(&pool).await.unwrap();
-            pool.close().await;
-            n
-        }
-    }
-
-    /// A node's `observed_at` as RFC 3339 with milliseconds, on either database.
-    async fn observed_at(&self, source: &str) -> String {
-        if self.url.starts_with("sqlite:") {
-            let pool = sqlx::SqlitePool::connect(&self.url).await.unwrap();
-            sqlx::query_scalar("select observed_at from nodes where source = $1")
-                .bind(source)
-                .fetch_one(&pool)
-                .await
-                .unwrap()
-        } else {
-            let pool = sqlx::PgPool::connect(&self.url).await.unwrap();
-            sqlx::query_scalar(
-                "select to_char(observed_at at time zone 'UTC', \
-                 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') from nodes where source = $1",
-            )
-            .bind(source)
-            .fetch_one(&pool)
-            .await
-            .unwrap()
-        }
-    }
-
-    async fn nodes(&self) -> i64 {
-        self.scalar("select count(*) from nodes").await
-    }
-
-    async fn conflicts(&self) -> i64 {
-        self.scalar("select count(*) from conflict_queue").await
-    }
-
-    /// Pairs queued more than once.
-    async fn pairs_twice(&self) -> i64 {
-        self.scalar(
-            "select count(*) from (select old_node_id, new_key from conflict_queue \
-             group by old_node_id, new_key having count(*) > 1) twice",
-        )
-        .await
-    }
-
-    fn file(&self, name: &str, content: impl AsRef<[u8]>) -> String {
-        let path = self.dir.join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, content).unwrap();
-        path.display().to_string()
-    }
-
-    /// `concord import ARGS… --database-url <this>`, to its exit.
-    fn import(&self, args: &[&str]) -> Output {
-        let mut all = vec!["import"];
-        all.extend(args);
-        all.extend(["--database-url", &self.url]);
-        run(&all)
-    }
-}
-
-impl Drop for Db {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("concord-import-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn concord(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_concord"));
-    c.args(args)
-        .env("CONCORD_LOG", "warn")
-        .env_remove("CONCORD_URL")
-        .env_remove("CONCORD_DATABASE_URL")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    c
-}
-
-/// Runs concord to its exit (two minutes at most, then the test fails).
-fn run(args: &[&str]) -> Output {
-    wait(concord(args).spawn().expect("concord runs"), args)
-}
-
-fn wait(mut child: Child, args: &[&str]) -> Output {
-    for _ in 0..1200 {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let _ = child.kill();
-    let out = child.wait_with_output().unwrap();
-    panic!("concord {args:?} did not exit: {}", text(&out.stderr));
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// One line per memory; every `contradict_every`th service also gets a changed value later
-/// in the file, which contradicts its own first fact and nothing else.
-fn ttl_lines(n: u32, contradict_every: u32) -> String {
-    let fact = |s: u32, v: u32| {
-        serde_json::json!({"title": "Cache ttl", "body": format!("The cache ttl for service {s} is {v} units.")})
-            .to_string()
-    };
-    let mut out = String::new();
-    for s in 0..n {
-        out += &fact(s, 9_000 + s);
-        out.push('\n');
-    }
-    for s in (0..n).step_by(contradict_every as usize) {
-        out += &fact(s, 7_000 + s);
-        out.push('\n');
-    }
-    out
-}
-
-#[track_caller]
-fn assert_exit(out: &Output, code: i32) {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-}
+use cli_support::{Db, assert_exit, both, concord, run, text, ttl_lines, wait};
 
 async fn each_format_is_read_with_its_fields(db: Db) {
     // Arrange
@@ -440,31 +271,7 @@ async fn an_import_killed_mid_way_resumes_without_writing_anything_twice(db: Db)
 async fn an_import_through_a_server_queues_what_a_direct_one_does(db: Db) {
     // Arrange
     let file = db.file("ttl.jsonl", ttl_lines(500, 5));
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let bind = format!("127.0.0.1:{port}");
-    let server = concord(&["serve", "--bind", &bind, "--database-url", &db.url])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let _server = Killed(server);
-    let base = format!("http://{bind}");
-    let mut ready = false;
-    for _ in 0..100 {
-        if reqwest::get(format!("{base}/readyz"))
-            .await
-            .is_ok_and(|r| r.status() == 200)
-        {
-            ready = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(ready, "the server did not start");
+    let (_server, base) = db.serve().await;
     let direct = Db::sqlite("direct-twin");
     let twin_file = direct.file("ttl.jsonl", ttl_lines(500, 5));
 
@@ -486,15 +293,6 @@ async fn an_import_through_a_server_queues_what_a_direct_one_does(db: Db) {
     assert!(summary(&through).contains("conflicts queued: 100 (numeric-mismatch 100)"));
     assert_eq!(db.nodes().await, 600);
     assert_eq!(db.conflicts().await, direct.conflicts().await);
-}
-
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 #[test]
@@ -527,22 +325,6 @@ fn stdin_is_read_as_the_input_dash() {
         text(&out.stdout)
     );
     assert!(Path::new(&state).exists());
-}
-
-macro_rules! both {
-    ($($case:ident),* $(,)?) => {
-        mod sqlite { $(
-            #[tokio::test]
-            async fn $case() { super::$case(super::Db::sqlite(stringify!($case))).await }
-        )* }
-        mod postgres { $(
-            #[sqlx::test(migrations = "migrations/postgres")]
-            #[ignore = "needs PostgreSQL; scripts/test runs it with --include-ignored"]
-            async fn $case(pool: sqlx::PgPool) {
-                super::$case(super::Db::postgres(concat!("pg-", stringify!($case)), &pool).await).await
-            }
-        )* }
-    };
 }
 
 both!(

@@ -117,12 +117,7 @@ pub async fn run(
 }
 
 /// Runs `concord import FILE ARGS…` and reads its summary.
-pub fn import(
-    bin: &Path,
-    name: &'static str,
-    file: &Path,
-    args: &[&str],
-) -> anyhow::Result<Way> {
+pub fn import(bin: &Path, name: &'static str, file: &Path, args: &[&str]) -> anyhow::Result<Way> {
     let state = file.with_extension("import-state");
     let _ = std::fs::remove_file(&state);
     let started = Instant::now();

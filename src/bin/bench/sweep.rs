@@ -40,19 +40,32 @@ pub async fn run(
 
     eprintln!("a sweep alone");
     let url = env.scratch(empty, "sweep_alone").await?;
-    import::import(bin, "import", &file, &["--database-url", &url, "--no-detect"])?;
+    import::import(
+        bin,
+        "import",
+        &file,
+        &["--database-url", &url, "--no-detect"],
+    )?;
     let mut server = Server::spawn(bin, &url, log, false).await?;
     let alone = sweep(&server.addr, None).await?;
     let pending = import::pending(&server.addr).await?;
     server.stop().await;
     env.discard("sweep_alone").await?;
     if pending != alone.queued {
-        bail!("the sweep reported {} conflicts, the queue holds {pending}", alone.queued);
+        bail!(
+            "the sweep reported {} conflicts, the queue holds {pending}",
+            alone.queued
+        );
     }
 
     eprintln!("writes idle, then during a sweep");
     let url = env.scratch(empty, "sweep_writes").await?;
-    import::import(bin, "import", &file, &["--database-url", &url, "--no-detect"])?;
+    import::import(
+        bin,
+        "import",
+        &file,
+        &["--database-url", &url, "--no-detect"],
+    )?;
     let mut server = Server::spawn(bin, &url, log, false).await?;
     let mut writer = Writer::new(&server.addr, env.seed, memories);
     let mut idle = Vec::new();
