@@ -155,10 +155,12 @@ async fn remote(args: &SweepArgs, base: &str, filter: SweepFilter) -> anyhow::Re
         if s["status"] != "running" {
             progress.finish();
             println!(
-                "sweep {id} {}: {} memories compared, {} conflicts queued",
+                "sweep {id} {}: {}",
                 s["status"].as_str().unwrap_or("?"),
-                s["compared"],
-                s["conflicts_queued"]
+                counts(
+                    s["compared"].as_i64().unwrap_or(0),
+                    s["conflicts_queued"].as_i64().unwrap_or(0)
+                )
             );
             if let Some(e) = s["error"].as_str() {
                 println!("error: {e}");
@@ -177,14 +179,23 @@ fn show(progress: &mut Progress, s: &Sweep) {
 /// Prints how the sweep ended; the exit status.
 fn summary(s: &Sweep) -> i32 {
     println!(
-        "sweep {} {}: {} memories compared, {} conflicts queued",
+        "sweep {} {}: {}",
         s.id,
         s.status.as_str(),
-        s.compared,
-        s.queued
+        counts(s.compared, s.queued)
     );
     if let Some(e) = &s.error {
         println!("error: {e}");
     }
     i32::from(s.status != SweepStatus::Done)
+}
+
+/// `600 memories compared, 1 conflict queued`.
+fn counts(compared: i64, queued: i64) -> String {
+    let plural = |n: i64| if n == 1 { "" } else { "s" };
+    format!(
+        "{compared} memor{} compared, {queued} conflict{} queued",
+        if compared == 1 { "y" } else { "ies" },
+        plural(queued)
+    )
 }

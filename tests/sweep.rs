@@ -115,6 +115,61 @@ async fn a_sweep_killed_mid_way_goes_on_where_it_stopped(db: Db) {
     assert_exit(&run(&["check", "--database-url", &db.url]), 0);
 }
 
+async fn a_sweep_goes_on_when_its_server_restarts(db: Db) {
+    // Arrange: a server killed while its sweeper is mid-way.
+    stored_without_detection(&db, 4_000, 10);
+    let (server, base) = db.serve().await;
+    let client = reqwest::Client::new();
+    let started: serde_json::Value = client
+        .post(format!("{base}/sweeps"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = started["id"].as_str().unwrap().to_owned();
+    for _ in 0..1500 {
+        if db.scalar("select compared from sweeps").await > 500 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    drop(server);
+    let compared = db.scalar("select compared from sweeps").await;
+    assert!(compared > 0 && compared < 4_400, "{compared} compared");
+
+    // Act: a new server takes the sweep over (on PostgreSQL once the lease ran out).
+    let (_server, base) = db.serve().await;
+    let mut ended = serde_json::Value::Null;
+    for _ in 0..1200 {
+        ended = client
+            .get(format!("{base}/sweeps/{id}"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if ended["status"] != "running" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // Assert
+    assert_eq!(ended["status"], "done", "{ended}");
+    assert_eq!(
+        (
+            ended["compared"].as_i64(),
+            ended["conflicts_queued"].as_i64()
+        ),
+        (Some(4_400), Some(400))
+    );
+    assert_eq!(db.conflicts().await, 400);
+    assert_eq!(db.pairs_twice().await, 0);
+}
+
 #[test]
 fn a_bad_filter_is_a_usage_error() {
     let db = Db::sqlite("sweep-bad-filter");
@@ -131,4 +186,5 @@ both!(
     a_sweep_queues_the_stored_contradictions_once,
     a_sweep_through_a_server_is_followed_to_its_end,
     a_sweep_killed_mid_way_goes_on_where_it_stopped,
+    a_sweep_goes_on_when_its_server_restarts,
 );
