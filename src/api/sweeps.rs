@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
-use super::extract::{AppQuery, IdPath, integral, parse_json};
+use super::extract::{AppQuery, IdPath, parse_json};
 use crate::domain::sweep::{Sweep, SweepFilter};
 use crate::domain::time;
 use crate::service::sweep;
@@ -112,8 +112,7 @@ pub struct SweepListResponse {
 #[into_params(parameter_in = Query)]
 pub struct SweepListQuery {
     /// 1..100, default 20.
-    #[serde(default, deserialize_with = "integral")]
-    #[param(minimum = 1, maximum = 100, value_type = Option<i64>)]
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
 }
 

@@ -229,8 +229,11 @@ async fn a_sweep_of_one_scope_compares_only_its_memories(app: TestApp) {
     assert_eq!(items[0]["old_node"]["scope"], "a");
     assert_eq!(items[0]["old_node"]["body"], "The cache TTL is 30 seconds");
     assert_eq!(items[0]["new_node"]["body"], "The cache TTL is 90 seconds");
-    let listed = app.get("/sweeps").await.json();
-    assert_eq!(listed["items"][0]["id"], started["id"], "{listed}");
+    start(&app, json!({"label": "none"})).await;
+    let listed = app.get("/sweeps?limit=1").await.json();
+    assert_eq!(listed["items"].as_array().unwrap().len(), 1, "{listed}");
+    let all = app.get("/sweeps").await.json();
+    assert_eq!(all["items"][1]["id"], started["id"], "newest first: {all}");
 }
 
 async fn one_sweep_runs_at_a_time_and_a_cancelled_one_stops(app: TestApp) {

@@ -923,3 +923,27 @@ def test_the_reason_chosen_goes_with_the_decision_and_the_report_names_it(
     applied = "correction" if old["corrected"] else "update"
     expect(report).to_contain_text(f"(reason: {applied}, chosen by concord)")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_a_banner_shows_a_running_sweep_and_goes_when_it_ends(page, server, api, label):
+    # Arrange: 3,000 memories stored without detection, one pair of them contradicting.
+    scope = f"sweep-{label}"
+    nodes = [{"title": f"Widget {i} {label}", "body": f"Widget {i} of the {label} line weighs {i} grams",
+              "labels": [label], "scope": scope} for i in range(2998)]
+    nodes += [{"title": f"Quota {label}", "body": body, "labels": [label], "scope": scope}
+              for body in ("The disk quota is 1 GB", "The disk quota is 10 GB")]
+    for at in range(0, len(nodes), 500):
+        api.post("/nodes/batch?detect=false", {"nodes": nodes[at:at + 500]})
+    goto_queue(page, server.base, label)
+    banner = page.locator("#sweep")
+    expect(banner).to_be_hidden()
+
+    # Act
+    started = api.post("/sweeps", {"scope": scope})
+
+    # Assert: the banner follows it while it runs, and the conflict it found arrives.
+    expect(banner).to_be_visible()
+    expect(page.locator("#sweep-text")).to_contain_text(re.compile(r"of 3,000 memories compared"))
+    expect(banner).to_be_hidden(timeout=120_000)
+    assert api.get(f"/sweeps/{started['id']}")["status"] == "done"
+    expect(item(page, f"Quota {label}")).to_be_visible()
