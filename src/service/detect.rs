@@ -70,6 +70,11 @@ impl Detector {
         }
     }
 
+    /// Whether a write or a check is under way (a sweep lets them go first).
+    pub fn busy(&self) -> bool {
+        self.load.busy()
+    }
+
     /// Stored memories' analyses kept for judging (filled at startup by `warmup`).
     pub fn analyses(&self) -> &Memo<Analysis> {
         &self.analyses
@@ -329,6 +334,7 @@ fn candidate_query(probe: &Probe<'_>) -> CandidateQuery {
         limit: MAX_CANDIDATES,
         newest: if short { NEWEST_FOR_SHORT } else { 0 },
         before: None,
+        docs: None,
     }
 }
 

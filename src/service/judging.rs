@@ -50,6 +50,11 @@ impl Load {
         Busy(&self.in_flight)
     }
 
+    /// Whether any write or check is under way.
+    pub fn busy(&self) -> bool {
+        self.in_flight.load(Ordering::Relaxed) > 0
+    }
+
     /// Whether every write under way could have two cores to itself.
     fn spare_core(&self) -> bool {
         self.in_flight.load(Ordering::Relaxed) * 2 <= self.cores

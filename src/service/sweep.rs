@@ -9,6 +9,7 @@
 //! transaction, so a sweep goes on after a crash or restart where it stopped, on whichever
 //! instance claims it first. It yields between memories, so writes and reviews go on.
 
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -18,8 +19,9 @@ use uuid::Uuid;
 use crate::domain::node::Node;
 use crate::domain::sweep::{LEASE, NewSweep, Sweep, SweepFilter, SweepStatus};
 use crate::domain::time;
+use crate::service::detect::SweepDetection;
 use crate::service::{Error, Result, Services};
-use crate::store::{Candidate, DetectedConflict, Store, SweepChunk};
+use crate::store::{Candidate, CandidateQuery, DetectedConflict, Store, SweepChunk};
 
 /// Memories read per page.
 const PAGE: usize = 500;
@@ -191,17 +193,26 @@ async fn compare_all(
     let mut after = sweep.checkpoint;
     let mut stretch = Stretch::new();
     let mut last_event = Instant::now();
+    let mut counts = Counts::default();
     loop {
         let page = store.sweep_page(&sweep, after, PAGE).await?;
         let Some((last, _)) = page.last() else { break };
         after = Some(last.id);
+        counts.load_through(store, last.id).await?;
         // Each memory's search runs while the one before it is judged.
-        let mut next = search(store, &judge, page.first()).await?;
+        let mut next = search(store, &judge, &mut counts, page.first()).await?;
         for (i, (node, embedding)) in page.iter().enumerate() {
+            yield_to_writes(svc).await;
             let candidates = next.take().unwrap_or_default();
             let following = page.get(i + 1);
+            let query = following.map(|f| query_of(&judge, &mut counts, f));
             let (searched, found) = tokio::join!(
-                search(store, &judge, following),
+                async {
+                    match query {
+                        Some(q) => store.candidates(q).await.map(Some),
+                        None => Ok(None),
+                    }
+                },
                 judge.judge(node, embedding.as_deref(), candidates)
             );
             next = searched?;
@@ -234,10 +245,9 @@ async fn compare_all(
                 progress(&sweep);
                 if resolved {
                     // A policy changed stored memories: the next search sees them as they are.
-                    next = search(store, &judge, following).await?;
+                    next = search(store, &judge, &mut counts, following).await?;
                 }
             }
-            tokio::task::yield_now().await;
         }
     }
     if stretch.compared > 0 {
@@ -257,17 +267,84 @@ async fn compare_all(
 /// The candidates of `node`, as its write searched them; `None` without a node.
 async fn search(
     store: &dyn Store,
-    judge: &crate::service::detect::SweepDetection<'_>,
+    judge: &SweepDetection<'_>,
+    counts: &mut Counts,
     node: Option<&(Node, Option<Vec<f32>>)>,
 ) -> Result<Option<Vec<Candidate>>> {
-    let Some((node, embedding)) = node else {
+    let Some(node) = node else {
         return Ok(None);
     };
-    Ok(Some(
-        store
-            .candidates(judge.query(node, embedding.as_deref()))
-            .await?,
-    ))
+    Ok(Some(store.candidates(query_of(judge, counts, node)).await?))
+}
+
+/// The candidate search a write of `node` made, with the statistics of its time.
+fn query_of(
+    judge: &SweepDetection<'_>,
+    counts: &mut Counts,
+    (node, embedding): &(Node, Option<Vec<f32>>),
+) -> CandidateQuery {
+    let mut q = judge.query(node, embedding.as_deref());
+    counts.pass_to(node.id);
+    q.docs = Some(counts.of(&q.tokens));
+    q
+}
+
+/// How many of the nodes stored before the memory being compared hold each index token:
+/// the detection statistics as they stood when it was written (the store's own count the
+/// nodes stored since too). Filled as the sweep passes the nodes, in id order, whatever
+/// their scope or state.
+#[derive(Default)]
+struct Counts {
+    docs: HashMap<String, i64>,
+    /// Nodes read but not counted yet, in id order.
+    ahead: VecDeque<(Uuid, String)>,
+    /// The last node read (nil before any).
+    read_through: Uuid,
+}
+
+impl Counts {
+    /// Reads the tokens of the nodes up to `to`.
+    async fn load_through(&mut self, store: &dyn Store, to: Uuid) -> Result<()> {
+        if to > self.read_through {
+            let read = store.tokens_between(self.read_through, to).await?;
+            self.ahead.extend(read);
+            self.read_through = to;
+        }
+        Ok(())
+    }
+
+    /// Counts every node read with an id before `id`.
+    fn pass_to(&mut self, id: Uuid) {
+        while self.ahead.front().is_some_and(|(n, _)| *n < id) {
+            let (_, tokens) = self.ahead.pop_front().expect("a front");
+            for t in tokens.split(' ').filter(|t| !t.is_empty()) {
+                *self.docs.entry(t.to_owned()).or_default() += 1;
+            }
+        }
+    }
+
+    /// The counts of `tokens` held by some node, each token once, sorted.
+    fn of(&self, tokens: &[String]) -> Vec<(String, i64)> {
+        let mut out: Vec<(String, i64)> = tokens
+            .iter()
+            .filter_map(|t| self.docs.get(t).map(|n| (t.clone(), *n)))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// Lets writes and checks go first: while one is under way the sweep waits a millisecond
+/// before its next memory, so that it finds the cores free. Under a client that writes
+/// without a pause a sweep goes on at about a fifth of its pace, and the writes' median
+/// latency stays within 2x of idle (`concord-bench sweep`, BENCHMARKS.md).
+async fn yield_to_writes(svc: &Services) {
+    if svc.detector.busy() {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    } else {
+        tokio::task::yield_now().await;
+    }
 }
 
 /// Records a stretch; `None` when the sweep is no longer `owner`'s to run.

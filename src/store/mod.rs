@@ -235,6 +235,10 @@ pub struct CandidateQuery {
     /// Only nodes stored before this one (node id order; postings order on SQLite): a sweep
     /// compares a stored memory with what a write of it would have found. `None` for writes.
     pub before: Option<Uuid>,
+    /// How many stored memories hold each token, when the caller knows better than the
+    /// index's statistics: a sweep counts those stored before the memory it compares, as the
+    /// statistics stood when that memory was written. `None`: the index's statistics.
+    pub docs: Option<Vec<(String, i64)>>,
 }
 
 /// Detection as a batch's transaction asks for it, node by node: the store searches the
@@ -498,6 +502,10 @@ pub trait Store: Send + Sync + 'static {
         until: Timestamp,
         take_over: bool,
     ) -> StoreResult<Option<Sweep>>;
+    /// The index tokens (`search_tokens`) of every node with an id after `after` up to `to`
+    /// (any scope or state), in id order: a sweep counts them as it passes them, to search
+    /// with the detection statistics as they stood when each memory was written.
+    async fn tokens_between(&self, after: Uuid, to: Uuid) -> StoreResult<Vec<(Uuid, String)>>;
     /// The next `limit` memories sweep `s` compares after `after`, with their embeddings.
     async fn sweep_page(
         &self,
@@ -845,6 +853,10 @@ impl<B: Backend> Store for B {
         limit: usize,
     ) -> StoreResult<Vec<(Node, Option<Vec<f32>>)>> {
         sweeps::page(self, s, after, limit).await
+    }
+
+    async fn tokens_between(&self, after: Uuid, to: Uuid) -> StoreResult<Vec<(Uuid, String)>> {
+        sweeps::tokens_between(self, after, to).await
     }
 
     async fn record_sweep(&self, chunk: &SweepChunk) -> StoreResult<Option<Sweep>> {

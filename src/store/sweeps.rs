@@ -237,6 +237,29 @@ pub async fn page<B: Backend>(
         .collect()
 }
 
+/// The `search_tokens` of the nodes with ids after `after` up to `to`, in id order.
+pub async fn tokens_between<B: Backend>(
+    store: &B,
+    after: Uuid,
+    to: Uuid,
+) -> StoreResult<Vec<(Uuid, String)>> {
+    let mut conn = store.reader().await?;
+    let rows = B::query(
+        "select node_id, search_tokens from nodes where node_id > $1 and node_id <= $2 \
+         order by node_id",
+    )
+    .arg(Id(after))
+    .arg(Id(to))
+    .all(&mut conn)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            let c = Cols::<B::Db>::new(r);
+            Ok((c.id("node_id")?, c.get("search_tokens")?))
+        })
+        .collect()
+}
+
 fn sweep_of<B: Backend>(r: &Row<B>) -> StoreResult<Sweep> {
     let c = Cols::<B::Db>::new(r);
     Ok(Sweep {

@@ -165,6 +165,7 @@ pub async fn candidates_are_active_nodes_of_the_same_scope_and_type_sharing_a_to
             limit: 20,
             newest: 0,
             before: None,
+            docs: None,
         })
         .await
         .unwrap();

@@ -382,6 +382,7 @@ pub async fn candidates_are_found_by_rare_tokens_among_many_common_ones(
             limit: 5,
             newest: 0,
             before: None,
+            docs: None,
         })
         .await
         .unwrap();
@@ -439,6 +440,7 @@ pub async fn newest_candidates_are_the_scopes_newest_active_nodes_of_the_type(st
         limit: 50,
         newest: 2,
         before: None,
+        docs: None,
     };
 
     // Act

@@ -175,6 +175,7 @@ async fn steps(
         limit: MAX_CANDIDATES,
         newest: 0,
         before: None,
+        docs: None,
     };
     let n = store.candidates(query).await?.len();
     parts[3].ok(t.elapsed());

@@ -171,18 +171,25 @@ pub async fn candidates_by_tokens(
     if q.tokens.is_empty() {
         return Ok(Vec::new());
     }
-    let frequencies = stats.current(conn).await?;
-    let counted: Vec<(String, i64)> = if frequencies.listed.is_empty() {
-        // No statistics yet (a store loaded since the last `ANALYZE`): count each token's
-        // postings, up to the walk budget, so that the rare "0" of "service 0" outweighs the
-        // words every fact shares, as it does once statistics exist. Which facts a write is
-        // judged against must not depend on when autovacuum last ran.
-        counted_docs(conn, &q.tokens).await?
-    } else {
-        q.tokens
-            .iter()
-            .map(|t| (t.clone(), frequencies.docs(t)))
-            .collect()
+    let counted: Vec<(String, i64)> = match &q.docs {
+        // A sweep's counts: the statistics as they stood when the memory was written.
+        Some(docs) => docs.clone(),
+        None => {
+            let frequencies = stats.current(conn).await?;
+            if frequencies.listed.is_empty() {
+                // No statistics yet (a store loaded since the last `ANALYZE`): count each
+                // token's postings, up to the walk budget, so that the rare "0" of "service 0"
+                // outweighs the words every fact shares, as it does once statistics exist.
+                // Which facts a write is judged against must not depend on when autovacuum
+                // last ran.
+                counted_docs(conn, &q.tokens).await?
+            } else {
+                q.tokens
+                    .iter()
+                    .map(|t| (t.clone(), frequencies.docs(t)))
+                    .collect()
+            }
+        }
     };
     let tokens = query_tokens(&counted, &q.names);
     if tokens.is_empty() {

@@ -706,6 +706,7 @@ mod tests {
             limit: 5,
             newest: 0,
             before: None,
+            docs: None,
         };
         let found = crate::store::sqlite::search::candidates_by_tokens(&mut conn, &q).await;
         assert!(found.unwrap().is_empty());

@@ -90,7 +90,8 @@ const CANDIDATES_OF_HITS_SORTED: &str = candidates_of_hits!("$1", "order by h.ke
 /// 0. `bound`: the rowid of node `$9` when only nodes stored before it are wanted (a
 ///    sweep's search), else the largest rowid.
 /// 1. `chosen`: the write's rarest tokens ([`functions::RAREST`]), from the statistics of its
-///    distinct tokens (`$1`) and its subject names (`$6`).
+///    distinct tokens (`$1`; or the counts `$10`, `[[term, docs], …]`, when given) and its
+///    subject names (`$6`).
 /// 2. `found`: their postings below the bound, newest first and at most `$7` per token (a primary-key range
 ///    read of `node_tokens` each, gathered by [`functions::WALK`]), and every node of the
 ///    unmerged buffer `recent_tokens` with its tokens (`rowid token token…`, comma-separated;
@@ -107,8 +108,9 @@ const SEARCH: &str = concat!(
     "with bound(rowid) as materialized (\
        select coalesce((select rowid from nodes where node_id = $9), 9223372036854775807)), \
      chosen(tokens) as materialized (\
-       select concord_rarest(json_group_array(json_array(t.term, t.docs)), $6) \
-       from json_each($1) j cross join token_docs t on t.term = j.value), \
+       select concord_rarest(coalesce($10, \
+         (select json_group_array(json_array(t.term, t.docs)) \
+          from json_each($1) j cross join token_docs t on t.term = j.value)), $6)), \
      found(hits) as materialized (\
        select concord_hits(k.key, \
          (select concord_walk(node) from (select node from node_tokens \
@@ -298,7 +300,12 @@ async fn search(
         .arg(Texts(&q.names))
         .arg(per_token)
         .arg((q.limit * INDEX_HITS_PER_CANDIDATE) as i64)
-        .arg(q.before.map(Id));
+        .arg(q.before.map(Id))
+        .arg(
+            q.docs
+                .as_ref()
+                .map(|d| serde_json::to_string(d).expect("pairs serialise")),
+        );
     let row = only_row(query, conn, "candidate search").await?;
     let hits: Vec<i64> = json_column(&row, 0, "hits")?;
     Ok((hits, unpack_candidates(row.try_get(1)?)?))
@@ -438,6 +445,7 @@ mod tests {
             limit: 20,
             newest: 0,
             before: None,
+            docs: None,
         }
     }
 
@@ -606,6 +614,7 @@ mod tests {
             limit: 50,
             newest: 0,
             before: None,
+            docs: None,
         };
         let mut conn = pool.acquire().await.unwrap();
         super::super::register_functions(&mut conn).await.unwrap();
@@ -690,6 +699,7 @@ mod tests {
                 limit,
                 newest: 0,
                 before: None,
+                docs: None,
             };
             let titles = |rows: Vec<(i64, Candidate)>| -> Vec<(String, i64)> {
                 rows.into_iter()
