@@ -278,22 +278,22 @@ impl BatchJudge for BatchDetection<'_> {
 /// Detection for a sweep: a stored memory judged, with the rules, policies and
 /// recommendations a write gets, against the candidates a write of it would have found (those
 /// stored before it), with one credibility table read when the run began.
-pub struct SweepDetection<'a> {
-    detector: &'a Detector,
+pub struct SweepDetection {
+    detector: Arc<Detector>,
     credibility: Vec<SourceStats>,
 }
 
 impl Detector {
     /// Detection for one run of a sweep.
-    pub async fn for_sweep(&self, store: &dyn Store) -> StoreResult<SweepDetection<'_>> {
+    pub async fn for_sweep(self: &Arc<Self>, store: &dyn Store) -> StoreResult<SweepDetection> {
         Ok(SweepDetection {
-            detector: self,
+            detector: Arc::clone(self),
             credibility: credibility_table(store).await?,
         })
     }
 }
 
-impl SweepDetection<'_> {
+impl SweepDetection {
     /// The candidate search a write of stored `node` made: only memories stored before it.
     pub fn query(&self, node: &Node, embedding: Option<&[f32]>) -> CandidateQuery {
         let mut q = candidate_query(&Probe::of_stored(node, embedding));
@@ -309,7 +309,7 @@ impl SweepDetection<'_> {
         embedding: Option<&[f32]>,
         candidates: Vec<Candidate>,
     ) -> Vec<DetectedConflict> {
-        let d = self.detector;
+        let d = &self.detector;
         let probe = Probe::of_stored(node, embedding);
         let analysis = d.analysis(node.id, &probe.memory());
         let findings = d

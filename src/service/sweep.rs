@@ -21,7 +21,7 @@ use crate::domain::sweep::{LEASE, NewSweep, Sweep, SweepFilter, SweepStatus};
 use crate::domain::time;
 use crate::service::detect::SweepDetection;
 use crate::service::{Error, Result, Services};
-use crate::store::{Candidate, CandidateQuery, DetectedConflict, Store, SweepChunk};
+use crate::store::{CandidateQuery, DetectedConflict, Store, SweepChunk};
 
 /// Memories read per page.
 const PAGE: usize = 500;
@@ -189,7 +189,7 @@ async fn compare_all(
     progress: &mut impl FnMut(&Sweep),
 ) -> Result<Sweep> {
     let store: &dyn Store = &*svc.store;
-    let judge = svc.detector.for_sweep(store).await?;
+    let judge = Arc::new(svc.detector.for_sweep(store).await?);
     let mut after = sweep.checkpoint;
     let mut stretch = Stretch::new();
     let mut last_event = Instant::now();
@@ -199,43 +199,35 @@ async fn compare_all(
         let Some((last, _)) = page.last() else { break };
         after = Some(last.id);
         counts.load_through(store, last.id).await?;
-        // Each memory's search runs while the one before it is judged.
-        let mut next = search(store, &judge, &mut counts, page.first()).await?;
-        for (i, (node, embedding)) in page.iter().enumerate() {
-            yield_to_writes(svc).await;
-            let candidates = next.take().unwrap_or_default();
-            let following = page.get(i + 1);
-            let query = following.map(|f| query_of(&judge, &mut counts, f));
-            let (searched, found) = tokio::join!(
-                async {
-                    match query {
-                        Some(q) => store.candidates(q).await.map(Some),
-                        None => Ok(None),
-                    }
-                },
-                judge.judge(node, embedding.as_deref(), candidates)
-            );
-            next = searched?;
+        // Memories are compared side by side (each on a task of its own: its search, then
+        // its judging), and what each found is taken in order.
+        let mut running: VecDeque<Comparing> = VecDeque::new();
+        let mut next = 0;
+        let mut taken = 0;
+        while taken < page.len() {
+            while running.len() < SIDE_BY_SIDE && next < page.len() {
+                yield_to_writes(svc).await;
+                let query = query_of(&judge, &mut counts, &page[next]);
+                running.push_back(Comparing::start(svc, &judge, &page[next], query));
+                next += 1;
+            }
+            let comparing = running.pop_front().expect("one is running");
+            let node = comparing.node;
+            let found = comparing.found().await?;
+            taken += 1;
             let resolved = found.iter().any(|h| h.resolve.is_some());
             stretch.compared += 1;
-            stretch.last = Some(node.id);
+            stretch.last = Some(node);
             if !found.is_empty() {
-                stretch.found.push((node.id, found));
+                stretch.found.push((node, found));
             }
             let due = stretch.compared as usize >= STRETCH
                 || stretch.started.elapsed() >= RECORD_EVERY
                 || resolved;
             if due {
                 let event = last_event.elapsed() >= EVENT_EVERY;
-                match record(
-                    svc,
-                    &sweep,
-                    owner,
-                    std::mem::replace(&mut stretch, Stretch::new()),
-                    event,
-                )
-                .await?
-                {
+                let stretch = std::mem::replace(&mut stretch, Stretch::new());
+                match record(svc, &sweep, owner, stretch, event).await? {
                     Some(s) => sweep = s,
                     None => return Ok(store.get_sweep(sweep.id).await?),
                 }
@@ -243,10 +235,14 @@ async fn compare_all(
                     last_event = Instant::now();
                 }
                 progress(&sweep);
-                if resolved {
-                    // A policy changed stored memories: the next search sees them as they are.
-                    next = search(store, &judge, &mut counts, following).await?;
-                }
+            }
+            if resolved {
+                // A policy changed stored memories: those compared beside this one are
+                // compared again, against the store as it is now.
+                running = running
+                    .into_iter()
+                    .map(|c| c.restart(svc, &judge))
+                    .collect();
             }
         }
     }
@@ -264,22 +260,68 @@ async fn compare_all(
     Ok(done)
 }
 
-/// The candidates of `node`, as its write searched them; `None` without a node.
-async fn search(
-    store: &dyn Store,
-    judge: &SweepDetection<'_>,
-    counts: &mut Counts,
-    node: Option<&(Node, Option<Vec<f32>>)>,
-) -> Result<Option<Vec<Candidate>>> {
-    let Some(node) = node else {
-        return Ok(None);
-    };
-    Ok(Some(store.candidates(query_of(judge, counts, node)).await?))
+/// Memories compared at once: on two cores, one's judging runs beside another's search and
+/// judging.
+const SIDE_BY_SIDE: usize = 2;
+
+/// One memory being compared on a task of its own.
+struct Comparing {
+    node: Uuid,
+    memory: Arc<(Node, Option<Vec<f32>>)>,
+    query: CandidateQuery,
+    task: tokio::task::JoinHandle<Result<Vec<DetectedConflict>>>,
+}
+
+impl Comparing {
+    fn start(
+        svc: &Services,
+        judge: &Arc<SweepDetection>,
+        memory: &(Node, Option<Vec<f32>>),
+        query: CandidateQuery,
+    ) -> Self {
+        Self::spawn(svc, judge, Arc::new(memory.clone()), query)
+    }
+
+    fn spawn(
+        svc: &Services,
+        judge: &Arc<SweepDetection>,
+        memory: Arc<(Node, Option<Vec<f32>>)>,
+        query: CandidateQuery,
+    ) -> Self {
+        let (store, judge) = (Arc::clone(&svc.store), Arc::clone(judge));
+        let (m, q) = (Arc::clone(&memory), query.clone());
+        let task = tokio::spawn(async move {
+            let candidates = store.candidates(q).await?;
+            Ok(judge.judge(&m.0, m.1.as_deref(), candidates).await)
+        });
+        Self {
+            node: memory.0.id,
+            memory,
+            query,
+            task,
+        }
+    }
+
+    /// The same memory compared again, from its search on.
+    fn restart(self, svc: &Services, judge: &Arc<SweepDetection>) -> Self {
+        self.task.abort();
+        Self::spawn(svc, judge, self.memory, self.query)
+    }
+
+    async fn found(self) -> Result<Vec<DetectedConflict>> {
+        match self.task.await {
+            Ok(found) => found,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(e) => Err(Error::Internal(anyhow::anyhow!(
+                "comparing was cancelled: {e}"
+            ))),
+        }
+    }
 }
 
 /// The candidate search a write of `node` made, with the statistics of its time.
 fn query_of(
-    judge: &SweepDetection<'_>,
+    judge: &SweepDetection,
     counts: &mut Counts,
     (node, embedding): &(Node, Option<Vec<f32>>),
 ) -> CandidateQuery {

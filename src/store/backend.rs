@@ -239,6 +239,10 @@ pub trait Backend: Send + Sync + Sized + 'static {
     const CANDIDATES_BY_LABELS: &'static str;
     /// A scope's newest active nodes of a memory type; binds as `nodes::candidates`.
     const CANDIDATES_NEWEST: &'static str;
+    /// [`Self::CANDIDATES_BY_LABELS`] and [`Self::CANDIDATES_NEWEST`] bounded to the nodes
+    /// stored before a sweep's memory.
+    const CANDIDATES_BY_LABELS_BEFORE: &'static str;
+    const CANDIDATES_NEWEST_BEFORE: &'static str;
     /// How `concord check` reads the JSON columns.
     const JSON: JsonSql;
 

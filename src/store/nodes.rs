@@ -345,27 +345,38 @@ pub async fn candidates_in<B: Backend>(
 ) -> StoreResult<Vec<Candidate>> {
     let mut out: Vec<Candidate> = store.candidates_by_tokens(conn, q).await?;
     if q.with_embedding && !q.labels.is_empty() {
-        let rows = B::query(B::CANDIDATES_BY_LABELS)
+        let sql = match q.before {
+            Some(_) => B::CANDIDATES_BY_LABELS_BEFORE,
+            None => B::CANDIDATES_BY_LABELS,
+        };
+        let query = B::query(sql)
             .arg(Texts(&q.labels))
             .arg(&q.scope)
             .arg(&q.memory_type)
             .arg(q.exclude.map(Id))
             .arg(q.limit as i64)
-            .arg((q.limit * LABEL_HITS_PER_CANDIDATE) as i64)
-            .arg(q.before.map(Id))
-            .all(conn)
-            .await?;
+            .arg((q.limit * LABEL_HITS_PER_CANDIDATE) as i64);
+        let query = match q.before {
+            Some(b) => query.arg(Id(b)),
+            None => query,
+        };
+        let rows = query.all(conn).await?;
         add_unseen::<B>(&mut out, &rows)?;
     }
     if q.newest > 0 {
-        let rows = B::query(B::CANDIDATES_NEWEST)
-            .arg(q.newest as i64)
-            .arg(&q.scope)
-            .arg(&q.memory_type)
-            .arg(q.exclude.map(Id))
-            .arg(q.before.map(Id))
-            .all(conn)
-            .await?;
+        let query = match q.before {
+            Some(_) => B::query(B::CANDIDATES_NEWEST_BEFORE),
+            None => B::query(B::CANDIDATES_NEWEST),
+        }
+        .arg(q.newest as i64)
+        .arg(&q.scope)
+        .arg(&q.memory_type)
+        .arg(q.exclude.map(Id));
+        let query = match q.before {
+            Some(b) => query.arg(Id(b)),
+            None => query,
+        };
+        let rows = query.all(conn).await?;
         add_unseen::<B>(&mut out, &rows)?;
     }
     Ok(out)

@@ -98,11 +98,12 @@ pub(crate) use verdict_edge_exists;
 /// through the label index first; the cosine is computed in Rust on what this returns. The
 /// dialect supplies the label-list test (`$1`) and its `remembered` column.
 macro_rules! candidates_by_labels {
-    ($label_in_list:literal, $($remembered:tt)+) => {
+    ($label_in_list:literal, [$($bound:tt)*], $($remembered:tt)+) => {
         concat!(
             "with tagged as materialized (select distinct node_id from node_labels where ",
             $label_in_list,
-            " and ($7 is null or node_id < $7) order by node_id desc limit $6) select ",
+            $($bound)*,
+            " order by node_id desc limit $6) select ",
             $crate::store::sql::node_columns!("n", ""),
             ", n.embedding, ",
             $($remembered)+,
@@ -205,7 +206,7 @@ pub(crate) use list_known;
 /// share no indexed word with the stored one it updates ("I moved to Lisbon" / "Lives in
 /// Berlin"). The dialect supplies its `remembered` column.
 macro_rules! candidates_newest {
-    ($($remembered:tt)+) => {
+    ([$($bound:tt)*], $($remembered:tt)+) => {
         concat!(
             "select ",
             $crate::store::sql::node_columns!("n", ""),
@@ -213,12 +214,35 @@ macro_rules! candidates_newest {
             $($remembered)+,
             " from nodes n \
              where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
-               and ($4 is null or n.node_id <> $4) and ($5 is null or n.node_id < $5) \
-             order by n.created_at desc, n.node_id desc limit $1"
+               and ($4 is null or n.node_id <> $4) ",
+            $($bound)*,
+            " order by n.created_at desc, n.node_id desc limit $1"
         )
     };
 }
 pub(crate) use candidates_newest;
+
+/// The bound of [`candidates_by_labels`] for a sweep's search: nodes stored before `$7`. A
+/// separate statement, not `($7 is null or …)`: with the `or`, a search for an old memory
+/// walked the label's postings from the newest down to it.
+macro_rules! labels_before {
+    () => {
+        " and node_id < $7"
+    };
+}
+pub(crate) use labels_before;
+
+/// The bound of [`candidates_newest`] for a sweep's search: nodes stored before `$5`, in the
+/// index's order. `created_at <=` lets the index start there; the row comparison settles ties.
+/// With `($5 is null or node_id < $5)` instead, a search for an old memory of a 100k store
+/// walked every newer memory of its kind first (36 ms).
+macro_rules! newest_before {
+    () => {
+        " and n.created_at <= (select b.created_at from nodes b where b.node_id = $5) \
+          and (n.created_at, n.node_id) < (select b.created_at, b.node_id from nodes b where b.node_id = $5)"
+    };
+}
+pub(crate) use newest_before;
 
 /// How a dialect reads the JSON columns, for the placeholders of `check::CHECKS`.
 pub struct JsonSql {

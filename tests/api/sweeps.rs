@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::{Method, StatusCode};
 use concord::config::Settings;
+use concord::domain::policy::{Format, RuleSet};
 use serde_json::{Value, json};
 
 use crate::events::read_events;
@@ -16,6 +17,7 @@ crate::on_both_databases!(
     one_sweep_runs_at_a_time_and_a_cancelled_one_stops,
     a_sweep_is_announced_on_the_event_stream,
     bad_sweep_requests_are_refused_and_start_nothing,
+    a_policy_resolves_what_a_sweep_finds_as_it_would_at_write_time,
 );
 
 fn sweeping(app: &TestApp) -> TestApp {
@@ -292,6 +294,54 @@ async fn a_sweep_is_announced_on_the_event_stream(app: TestApp) {
     assert!(sweep.is_string() && events[0].2.get("conflict_id").is_none());
     assert_eq!(&events[2].2["sweep_id"], sweep);
     assert!(events[1].2["conflict_id"].is_string());
+}
+
+async fn a_policy_resolves_what_a_sweep_finds_as_it_would_at_write_time(app: TestApp) {
+    // Arrange: a rule that lets the newer number win; the same four values written with
+    // detection in one scope and without it in another.
+    let rules = "[[rules]]\nname = \"newer-number-wins\"\naction = \"new_is_current\"\n\
+                 [rules.match]\nconflict_types = [\"numeric-mismatch\"]\n";
+    let app = app.with_sweeper(Settings {
+        policies: Some(RuleSet::parse(rules, Format::Toml).expect("valid rules")),
+        ..Settings::for_database(&format!("{}://test", app.store.backend()))
+    });
+    for (scope, detect) in [("written", true), ("swept", false)] {
+        for v in [30, 60, 90, 120] {
+            let body = json!({"title": "cache ttl", "body": format!("The cache TTL is {v} seconds."), "scope": scope});
+            let r = app.post(&format!("/nodes?detect={detect}"), body).await;
+            r.assert_status(StatusCode::CREATED);
+        }
+    }
+
+    // Act
+    let started = start(&app, json!({"scope": "swept"})).await;
+    let done = ended(&app, started["id"].as_str().unwrap()).await;
+
+    // Assert: the same memories current, through the same resolutions.
+    assert_eq!(done["status"], "done", "{done}");
+    let nodes = app.get("/nodes?state=active&limit=50").await.json();
+    let active = |scope: &str| -> Vec<String> {
+        (nodes["items"].as_array().unwrap().iter())
+            .filter(|n| n["scope"] == scope)
+            .map(|n| n["body"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(active("swept"), active("written"));
+    assert_eq!(active("swept"), ["The cache TTL is 120 seconds."]);
+    let resolved = app.get("/conflicts?status=resolved&limit=50").await.json();
+    let by_policy = |scope: &str| {
+        (resolved["items"].as_array().unwrap().iter())
+            .filter(|c| {
+                c["old_node"]["scope"] == scope && c["resolved_by"] == "policy:newer-number-wins"
+            })
+            .count()
+    };
+    assert_eq!(
+        (by_policy("written"), by_policy("swept")),
+        (3, 3),
+        "{resolved}"
+    );
+    assert_eq!(done["conflicts_queued"], 3);
 }
 
 async fn bad_sweep_requests_are_refused_and_start_nothing(app: TestApp) {

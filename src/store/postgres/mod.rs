@@ -17,7 +17,9 @@ use uuid::Uuid;
 
 use super::backend::{Backend, GroupedWrite, Id, QueryExt};
 use super::notify::Notifier;
-use super::sql::{candidates_by_labels, candidates_newest, list_known, node_columns};
+use super::sql::{
+    candidates_by_labels, candidates_newest, labels_before, list_known, newest_before, node_columns,
+};
 use super::{Candidate, CandidateQuery, StoreError, StoreResult, Violation, WriteHealth};
 use crate::store::Failure;
 use crate::store::sql::JsonSql;
@@ -107,8 +109,12 @@ impl Backend for PgStore {
     const LIST_RANKED: &'static str = search::LIST_RANKED;
     const LIST_KNOWN: &'static str = list_known!("labels ? $5", "", "", "", "", "");
     const CANDIDATES_BY_LABELS: &'static str =
-        candidates_by_labels!("label = any($1)", search::remembered!());
-    const CANDIDATES_NEWEST: &'static str = candidates_newest!(search::remembered!());
+        candidates_by_labels!("label = any($1)", [""], search::remembered!());
+    const CANDIDATES_NEWEST: &'static str = candidates_newest!([""], search::remembered!());
+    const CANDIDATES_BY_LABELS_BEFORE: &'static str =
+        candidates_by_labels!("label = any($1)", [labels_before!()], search::remembered!());
+    const CANDIDATES_NEWEST_BEFORE: &'static str =
+        candidates_newest!([newest_before!()], search::remembered!());
     const JSON: JsonSql = search::JSON;
 
     fn pool(&self) -> &PgPool {

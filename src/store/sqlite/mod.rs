@@ -23,7 +23,9 @@ use uuid::Uuid;
 
 use super::backend::{Backend, GroupedWrite, QueryExt};
 use super::notify::Notifier;
-use super::sql::{candidates_by_labels, candidates_newest, list_known};
+use super::sql::{
+    candidates_by_labels, candidates_newest, labels_before, list_known, newest_before,
+};
 use super::{
     Candidate, CandidateQuery, DetectedConflict, StoreError, StoreResult, Violation, WriteHealth,
 };
@@ -507,9 +509,17 @@ impl Backend for SqliteStore {
     );
     const CANDIDATES_BY_LABELS: &'static str = candidates_by_labels!(
         "label in (select value from json_each($1))",
+        [""],
         search::remembered!()
     );
-    const CANDIDATES_NEWEST: &'static str = candidates_newest!(search::remembered!());
+    const CANDIDATES_NEWEST: &'static str = candidates_newest!([""], search::remembered!());
+    const CANDIDATES_BY_LABELS_BEFORE: &'static str = candidates_by_labels!(
+        "label in (select value from json_each($1))",
+        [labels_before!()],
+        search::remembered!()
+    );
+    const CANDIDATES_NEWEST_BEFORE: &'static str =
+        candidates_newest!([newest_before!()], search::remembered!());
     const JSON: JsonSql = search::JSON;
 
     fn pool(&self) -> &SqlitePool {
