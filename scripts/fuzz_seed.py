@@ -29,7 +29,9 @@ PROBABILITY = 0.85
 # A memory's history outlives it by design (the document says so on both operations): a
 # deleted node's versions answer 200, which `use_after_free` would take for a resource still
 # served after its DELETE. Every other read of a deleted node stays under that check.
-KEPT_AFTER_DELETE = ["get_version", "list_versions"]
+# A cancelled sweep stays readable too: its `DELETE` cancels it (the contract's word), and
+# `GET /sweeps/{id}` then reports it `cancelled` with what it had done.
+KEPT_AFTER_DELETE = ["get_version", "list_versions", "get_sweep"]
 # Seconds an operation may take where the default limit is too short for the unoptimised
 # build the fuzzer runs: a batch of 1,000 nodes judges up to 50,000 pairs, about ten seconds
 # there and a fraction of one in a release build (BENCHMARKS.md).

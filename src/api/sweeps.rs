@@ -32,10 +32,11 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[serde(deny_unknown_fields)]
 pub struct SweepRequest {
     /// Only memories of this scope (each compared with its candidates, which are always of
-    /// its own scope).
-    #[schema(example = "default")]
+    /// its own scope). 1..200 characters.
+    #[schema(example = "default", min_length = 1, max_length = 200, pattern = r"\S")]
     pub scope: Option<String>,
-    /// Only memories with this label.
+    /// Only memories with this label. 1..64 characters.
+    #[schema(min_length = 1, max_length = 64, pattern = r"\S")]
     pub label: Option<String>,
     /// Only memories created at or after this time (RFC 3339); they are compared with older
     /// memories too.
