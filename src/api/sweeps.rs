@@ -160,7 +160,7 @@ pub async fn start_sweep(
     Ok((StatusCode::ACCEPTED, reply, Json(started.into())))
 }
 
-/// The body of `POST /sweeps`: none (or only whitespace) is every memory; else JSON.
+/// The body of `POST /sweeps`: none (only whitespace) or `null` is every memory; else JSON.
 fn request_of(headers: &HeaderMap, body: &Bytes) -> Result<SweepRequest, ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(SweepRequest::default());
@@ -176,7 +176,8 @@ fn request_of(headers: &HeaderMap, body: &Bytes) -> Result<SweepRequest, ApiErro
     if !json {
         return Err(ApiError::UnsupportedMediaType);
     }
-    parse_json(body)
+    // `null` is the document's "no body" too.
+    parse_json::<Option<SweepRequest>>(body).map(Option::unwrap_or_default)
 }
 
 /// The newest sweeps, running or ended.
