@@ -95,11 +95,16 @@ fuzz() {
 
   echo "== schemathesis on $db: $max_examples examples per operation against 127.0.0.1:$port"
   # The long poll and the event stream hold their connection open by design: not fuzzed.
+  # `use_after_free` is off: a memory's versions and a cancelled sweep outlive their DELETE by
+  # design, and the stateful phase did not honour the per-operation exemption of the config
+  # (it failed a run on a deleted node's version); that deleted nodes, edges and keys answer
+  # 404 is asserted by the API tests (tests/api/nodes.rs, edges.rs, keys.rs).
   SCHEMATHESIS_HOOKS=scripts/fuzz_hooks.py \
   "$venv/bin/schemathesis" --config-file "$work/schemathesis-$db.toml" run "$work/openapi-$db.json" \
     --url "http://127.0.0.1:$port" \
     --header "Authorization: Bearer $FUZZ_API_KEY" \
     --checks all \
+    --exclude-checks use_after_free \
     --exclude-path-regex '^/(events|conflicts/wake)$' \
     --max-examples "$max_examples" \
     --request-timeout 60 \
