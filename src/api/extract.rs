@@ -37,7 +37,8 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
     }
 }
 
-fn is_json(value: Option<&axum::http::HeaderValue>) -> bool {
+/// Whether a `Content-Type` names JSON (`application/json` or `application/*+json`).
+pub fn is_json(value: Option<&axum::http::HeaderValue>) -> bool {
     let Some(mime) = value.and_then(|v| v.to_str().ok()) else {
         return false;
     };

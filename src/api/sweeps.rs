@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
-use super::extract::{AppQuery, IdPath, parse_json};
+use super::extract::{AppQuery, IdPath, is_json, parse_json};
 use crate::domain::sweep::{Sweep, SweepFilter};
 use crate::domain::time;
 use crate::service::sweep;
@@ -165,15 +165,7 @@ fn request_of(headers: &HeaderMap, body: &Bytes) -> Result<SweepRequest, ApiErro
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(SweepRequest::default());
     }
-    let json = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|m| {
-            let m = m.trim().to_ascii_lowercase();
-            m == "application/json" || (m.starts_with("application/") && m.ends_with("+json"))
-        });
-    if !json {
+    if !is_json(headers.get(header::CONTENT_TYPE)) {
         return Err(ApiError::UnsupportedMediaType);
     }
     // `null` is the document's "no body" too.
