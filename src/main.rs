@@ -5,6 +5,7 @@
 use anyhow::Context;
 use clap::Parser;
 use concord::config::{Cli, Command, KeysCommand, Settings};
+use concord::domain::access::Caller;
 use concord::store::location;
 use concord::{api, store, telemetry};
 
@@ -190,7 +191,7 @@ async fn keys(command: KeysCommand) -> anyhow::Result<()> {
                 }
                 std::process::exit(2);
             });
-            let (key, secret) = keys::add(&services, new)
+            let (key, secret) = keys::add(&services, &Caller::anonymous(), new)
                 .await
                 .unwrap_or_else(|e| exit_on(e));
             println!(
@@ -202,17 +203,21 @@ async fn keys(command: KeysCommand) -> anyhow::Result<()> {
             println!("{secret}");
         }
         KeysCommand::List { .. } => {
-            let all = keys::list(&services).await.unwrap_or_else(|e| exit_on(e));
+            let all = keys::list(&services, &Caller::anonymous())
+                .await
+                .unwrap_or_else(|e| exit_on(e));
             print!("{}", key_table(&all));
         }
         KeysCommand::Revoke { name, .. } => {
-            let key = keys::revoke(&services, &name).await.unwrap_or_else(|e| {
-                if let concord::service::Error::NotFound(_) = e {
-                    eprintln!("concord: no key named {name:?}");
-                    std::process::exit(1);
-                }
-                exit_on(e)
-            });
+            let key = keys::revoke(&services, &Caller::anonymous(), &name)
+                .await
+                .unwrap_or_else(|e| {
+                    if let concord::service::Error::NotFound(_) = e {
+                        eprintln!("concord: no key named {name:?}");
+                        std::process::exit(1);
+                    }
+                    exit_on(e)
+                });
             let at = key.revoked_at.as_ref().map(concord::domain::time::format);
             println!("revoked key {} at {}", key.name, at.unwrap_or_default());
         }

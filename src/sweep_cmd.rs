@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use concord::config::{Settings, SweepArgs};
+use concord::domain::access::Caller;
 use concord::domain::sweep::{Sweep, SweepFilter, SweepStatus};
 use concord::service::{Error, sweep};
 use concord::store::location;
@@ -65,7 +66,7 @@ async fn direct(args: &SweepArgs, filter: SweepFilter) -> anyhow::Result<i32> {
             )
         })?;
     let svc = concord::AppState::new(store, Settings::for_database(url)).services;
-    let id = match sweep::start(&svc, filter, None).await {
+    let id = match sweep::start(&svc, &Caller::anonymous(), filter).await {
         Ok(s) => s.id,
         Err(Error::SweepRunning(id)) => {
             eprintln!("concord sweep: going on with sweep {id}, which was running");
@@ -95,7 +96,7 @@ async fn direct(args: &SweepArgs, filter: SweepFilter) -> anyhow::Result<i32> {
             }
         }
         // Another process runs it: follow it until it ends or its lease runs out.
-        let s = sweep::get(&svc, id).await?;
+        let s = sweep::get(&svc, &Caller::anonymous(), id).await?;
         show(&mut progress, &s);
         if s.status != SweepStatus::Running {
             break s;

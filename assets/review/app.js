@@ -18,6 +18,7 @@
   // ---- state -------------------------------------------------------------------------------
   const state = {
     filters: { status: 'pending', type: '', label: '', by: '', order: 'oldest' },
+    me: null,           // the key this console runs as (`GET /me`), once known
     pageSize: 50,       // ?limit= in the page's address changes it
     listChars: 300,     // the queue lists bodies cut to this; an opened conflict is fetched whole
     items: [],          // loaded conflicts, in queue order
@@ -713,7 +714,29 @@
     if (box) box.replaceChildren(...content);
   }
 
+  // The key this console runs as (`GET /me`): its role decides which controls it offers.
+  async function loadMe() {
+    try {
+      state.me = await api('GET', '/me');
+    } catch (e) {
+      // An older concord without `/me`: offer everything, as before; the API still decides.
+      state.me = null;
+      return;
+    }
+    const me = state.me;
+    const line = $('signed-in');
+    line.textContent = `Key ${me.name}: ${me.role} of ${me.scopes.join(', ')}`;
+    line.hidden = false;
+  }
+
+  // Whether the key may resolve and revert (reviewers and admins).
+  const mayResolve = () => !state.me || state.me.permissions.includes('resolve');
+
   function decisionBar(c) {
+    if (!mayResolve()) {
+      return el('p', { class: 'decisions muted', id: 'read-only',
+        text: `Your key is a ${state.me.role}: it may read the queue but not resolve or undo.` });
+    }
     const pending = c.status === 'pending';
     const rec = c.recommendation.strategy;
     const button = (key, strategy, label) => el('button', {
@@ -954,7 +977,7 @@
 
   async function decide(strategy) {
     const c = state.current;
-    if (!c || busy) return;
+    if (!c || busy || !mayResolve()) return;
     if (c.status !== 'pending') {
       report(`"${titleOf(c)}" is already resolved; there is nothing to decide.`);
       return;
@@ -1038,7 +1061,7 @@
   }
 
   function undo() {
-    if (busy) return;
+    if (busy || !mayResolve()) return;
     const last = state.undo.pop();
     if (!last) {
       report('Nothing to undo: you have not resolved anything in this tab yet.');
@@ -1299,6 +1322,7 @@
     document.addEventListener('keydown', onKey);
 
     stream();
+    await loadMe();
     await Promise.all([loadQueue(), refreshSources()]);
     refreshStats();
     refreshSweep();

@@ -43,6 +43,8 @@ pub const OPERATIONS: &[(&str, &str, Permission)] = &[
     ("GET", "/keys", Admin),
     ("POST", "/keys", Admin),
     ("DELETE", "/keys/{name}", Admin),
+    // Every key may ask who it is.
+    ("GET", "/me", Read),
     ("POST", "/sweeps", Admin),
     ("GET", "/sweeps", Read),
     ("GET", "/sweeps/{id}", Read),

@@ -107,6 +107,7 @@ pub async fn create_batch(
     let input = body.into_input()?;
     let written = batch::remember_all(
         &state.services,
+        &caller,
         input,
         caller.writer(),
         q.detect.unwrap_or(true),

@@ -9,6 +9,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
 use super::idempotency::Claimed;
@@ -84,6 +85,7 @@ pub struct ConflictListResponse {
 )]
 pub async fn list_conflicts(
     State(state): State<AppState>,
+    caller: Caller,
     AppQuery(q): AppQuery<ListConflictsQuery>,
 ) -> Result<Json<ConflictListResponse>, ApiError> {
     let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
@@ -93,6 +95,7 @@ pub async fn list_conflicts(
     };
     let (page, pending_total) = conflicts::list(
         &state.services,
+        &caller,
         ListConflicts {
             status: q.status,
             conflict_type: q.conflict_type,
@@ -152,11 +155,13 @@ pub struct CreateConflictRequest {
 )]
 pub async fn create_conflict(
     State(state): State<AppState>,
+    caller: Caller,
     claim: Claimed,
     AppJson(body): AppJson<CreateConflictRequest>,
 ) -> Result<Reply, ApiError> {
     let queued = queue::queue(
         &state.services,
+        &caller,
         ManualConflict {
             old_node_id: body.old_node_id,
             new_node_id: body.new_node_id,
@@ -182,9 +187,10 @@ pub async fn create_conflict(
 )]
 pub async fn get_conflict(
     State(state): State<AppState>,
+    caller: Caller,
     IdPath(id): IdPath,
 ) -> Result<Json<ConflictDto>, ApiError> {
-    let (c, latest) = conflicts::get(&state.services, id).await?;
+    let (c, latest) = conflicts::get(&state.services, &caller, id).await?;
     Ok(Json(ConflictDto {
         latest: latest.map(HistoryEntryDto::from),
         ..ConflictDto::from_domain(c, None)
@@ -211,9 +217,10 @@ pub struct HistoryResponse {
 )]
 pub async fn conflict_history(
     State(state): State<AppState>,
+    caller: Caller,
     IdPath(id): IdPath,
 ) -> Result<Json<HistoryResponse>, ApiError> {
-    let items = conflicts::history(&state.services, id).await?;
+    let items = conflicts::history(&state.services, &caller, id).await?;
     Ok(Json(HistoryResponse {
         items: items.into_iter().map(HistoryEntryDto::from).collect(),
     }))
@@ -244,8 +251,9 @@ pub struct ConflictStatsResponse {
 )]
 pub async fn conflict_stats(
     State(state): State<AppState>,
+    caller: Caller,
 ) -> Result<Json<ConflictStatsResponse>, ApiError> {
-    let s = conflicts::stats(&state.services).await?;
+    let s = conflicts::stats(&state.services, &caller).await?;
     Ok(Json(ConflictStatsResponse {
         pending: s.pending,
         resolved: s.resolved,

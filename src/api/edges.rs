@@ -8,6 +8,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
 use super::idempotency::Claimed;
@@ -62,6 +63,7 @@ pub struct CreateEdgeRequest {
 )]
 pub async fn create_edge(
     State(state): State<AppState>,
+    caller: Caller,
     claim: Claimed,
     AppJson(body): AppJson<CreateEdgeRequest>,
 ) -> Result<Reply, ApiError> {
@@ -76,7 +78,7 @@ pub async fn create_edge(
     }
     .parse()
     .map_err(ApiError::Validation)?;
-    let created = edges::create(&state.services, edge, claim.get()).await?;
+    let created = edges::create(&state.services, &caller, edge, claim.get()).await?;
     Ok(replies::edge_created(&created))
 }
 
@@ -117,6 +119,7 @@ pub struct EdgeListResponse {
 )]
 pub async fn list_edges(
     State(state): State<AppState>,
+    caller: Caller,
     IdPath(id): IdPath,
     AppQuery(q): AppQuery<ListEdgesQuery>,
 ) -> Result<Json<EdgeListResponse>, ApiError> {
@@ -130,6 +133,7 @@ pub async fn list_edges(
     let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
     let page = edges::list(
         &state.services,
+        &caller,
         id,
         EdgeQuery {
             direction,

@@ -17,6 +17,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use crate::domain::time;
 use crate::service::feed::{self, Event};
@@ -60,6 +61,7 @@ pub struct EventData {
 )]
 pub async fn stream_events(
     State(state): State<AppState>,
+    caller: Caller,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     let resume = headers
@@ -74,7 +76,7 @@ pub async fn stream_events(
                 })
         })
         .transpose()?;
-    let feed = feed::events(&state.services, resume).await?;
+    let feed = feed::events(&state.services, &caller, resume).await?;
     let events = stream::unfold(feed, |mut feed| async move {
         let e = feed.next().await?;
         Some((Ok(to_sse(e)), feed))

@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::extract::AppJson;
 use crate::domain::api_key::ApiKey;
@@ -23,6 +24,45 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(create_key, list_keys))
         .routes(routes!(revoke_key))
+        .routes(routes!(who_am_i))
+}
+
+/// The key a request runs as, so that a client (the review console) shows who it is and
+/// offers only what the role may do.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CallerResponse {
+    /// The key's name; `config:N` for a key of `--api-keys`, `anonymous` without keys.
+    pub name: String,
+    /// `reader`, `agent`, `reviewer` or `admin`.
+    pub role: String,
+    /// The scopes it reads and writes: exact names and `prefix*` patterns (`*`: every scope).
+    pub scopes: Vec<String>,
+    /// What the role may do: `read`, `write`, `resolve`, `admin`.
+    pub permissions: Vec<String>,
+}
+
+/// Who this request runs as: the key's name, role, scopes and permissions.
+#[utoipa::path(
+    get, path = "/me", tag = "keys",
+    responses(
+        (status = 200, body = CallerResponse),
+        (status = "4XX", body = Problem, content_type = "application/problem+json"),
+        (status = "5XX", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn who_am_i(caller: Caller) -> Json<CallerResponse> {
+    use crate::domain::access::Permission as P;
+    let permissions = [P::Read, P::Write, P::Resolve, P::Admin]
+        .into_iter()
+        .filter(|p| caller.may(*p))
+        .map(|p| p.as_str().to_owned())
+        .collect();
+    Json(CallerResponse {
+        name: caller.name,
+        role: caller.role.as_str().to_owned(),
+        scopes: caller.scopes.to_strings(),
+        permissions,
+    })
 }
 
 /// A key to make.
@@ -101,7 +141,7 @@ pub struct KeyListResponse {
     request_body = CreateKeyRequest,
     responses(
         (status = 201, body = CreatedKeyResponse),
-        (status = 403, description = "The caller's role is not `admin` (`/problems/role-forbidden`)",
+        (status = 403, description = "The caller's role is not `admin` (`/problems/role-forbidden`), or its key does not hold every scope (`/problems/scope-forbidden`)",
          body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "A key of this name exists, revoked or not (`/problems/key-exists`)",
          body = Problem, content_type = "application/problem+json"),
@@ -112,10 +152,11 @@ pub struct KeyListResponse {
 #[tracing::instrument(skip_all, fields(key.name = %body.name))]
 pub async fn create_key(
     State(state): State<AppState>,
+    caller: Caller,
     AppJson(body): AppJson<CreateKeyRequest>,
 ) -> Result<(StatusCode, Json<CreatedKeyResponse>), ApiError> {
     let new = AddKey::parse(&body.name, &body.role, &body.scopes).map_err(ApiError::Validation)?;
-    let (key, secret) = keys::add(&state.services, new).await?;
+    let (key, secret) = keys::add(&state.services, &caller, new).await?;
     let reply = CreatedKeyResponse {
         key: secret,
         api_key: key.into(),
@@ -128,14 +169,17 @@ pub async fn create_key(
     get, path = "/keys", tag = "keys",
     responses(
         (status = 200, body = KeyListResponse),
-        (status = 403, description = "The caller's role is not `admin` (`/problems/role-forbidden`)",
+        (status = 403, description = "The caller's role is not `admin` (`/problems/role-forbidden`), or its key does not hold every scope (`/problems/scope-forbidden`)",
          body = Problem, content_type = "application/problem+json"),
         (status = "4XX", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn list_keys(State(state): State<AppState>) -> Result<Json<KeyListResponse>, ApiError> {
-    let items = keys::list(&state.services).await?;
+pub async fn list_keys(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> Result<Json<KeyListResponse>, ApiError> {
+    let items = keys::list(&state.services, &caller).await?;
     Ok(Json(KeyListResponse {
         items: items.into_iter().map(Into::into).collect(),
     }))
@@ -148,7 +192,7 @@ pub async fn list_keys(State(state): State<AppState>) -> Result<Json<KeyListResp
     params(("name" = String, Path, description = "Key name")),
     responses(
         (status = 200, body = KeyDto, description = "The key, now revoked"),
-        (status = 403, description = "The caller's role is not `admin` (`/problems/role-forbidden`)",
+        (status = 403, description = "The caller's role is not `admin` (`/problems/role-forbidden`), or its key does not hold every scope (`/problems/scope-forbidden`)",
          body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No key of this name (`/problems/not-found`)",
          body = Problem, content_type = "application/problem+json"),
@@ -158,9 +202,10 @@ pub async fn list_keys(State(state): State<AppState>) -> Result<Json<KeyListResp
 )]
 pub async fn revoke_key(
     State(state): State<AppState>,
+    caller: Caller,
     name: Result<Path<String>, PathRejection>,
 ) -> Result<Json<KeyDto>, ApiError> {
     let Path(name) = name.map_err(|_| ApiError::NoRoute)?;
-    let key = keys::revoke(&state.services, &name).await?;
+    let key = keys::revoke(&state.services, &caller, &name).await?;
     Ok(Json(key.into()))
 }

@@ -54,7 +54,11 @@ use crate::state::AppState;
             operation lists the key roles that may call it in `x-roles`; another role gets 403 \
             `/problems/role-forbidden`, a missing, wrong or revoked key 401 \
             `/problems/unauthorized`, and an address after 10 failed keys in a minute 429 \
-            `/problems/too-many-failed-keys` with `Retry-After`."
+            `/problems/too-many-failed-keys` with `Retry-After`. A key reads and writes only \
+            the scopes it holds: lists, searches, reports, the wake feed and the event stream \
+            show only those; an id of another scope is 404 exactly as an id that does not \
+            exist; a write into another scope is 403 `/problems/scope-forbidden`; a write \
+            without `scope` by a key of exactly one scope goes to that scope."
     ),
     tags(
         (name = "nodes", description = "Knowledge nodes; writes run contradiction detection"),

@@ -1,6 +1,5 @@
 //! `/nodes`: write (with detection), read, patch, delete, list and check nodes.
 
-use super::auth::Caller;
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -10,6 +9,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::extract::{AppJson, AppQuery, IdPath, page_args};
 use super::idempotency::Claimed;
@@ -117,6 +117,7 @@ pub async fn create_node(
     let sens = sensitivity(&q)?;
     let written = nodes::remember(
         &state.services,
+        &caller,
         body.into_input(),
         caller.writer(),
         q.detect.unwrap_or(true),
@@ -188,12 +189,13 @@ fn point_in_time(
 )]
 pub async fn get_node(
     State(state): State<AppState>,
+    caller: Caller,
     IdPath(id): IdPath,
     AppQuery(at): AppQuery<AsOfQuery>,
 ) -> Result<Json<NodeDto>, ApiError> {
     let node = match point_in_time(at.as_of.as_deref(), at.known_at.as_deref())? {
-        None => nodes::get(&state.services, id).await?,
-        Some(when) => nodes::get_at(&state.services, id, when).await?,
+        None => nodes::get(&state.services, &caller, id).await?,
+        Some(when) => nodes::get_at(&state.services, &caller, id, when).await?,
     };
     Ok(Json(NodeDto::from_domain(node)))
 }
@@ -247,7 +249,7 @@ pub async fn patch_node(
         observed_at: body.observed_at,
     })
     .map_err(ApiError::Validation)?;
-    let node = nodes::update(&state.services, id, patch, caller.writer()).await?;
+    let node = nodes::update(&state.services, &caller, id, patch, caller.writer()).await?;
     Ok(Json(NodeDto::from_domain(node)))
 }
 
@@ -267,7 +269,7 @@ pub async fn delete_node(
     caller: Caller,
     IdPath(id): IdPath,
 ) -> Result<StatusCode, ApiError> {
-    nodes::delete(&state.services, id, caller.writer().as_deref()).await?;
+    nodes::delete(&state.services, &caller, id, caller.writer().as_deref()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -319,6 +321,7 @@ pub struct NodeListResponse {
 )]
 pub async fn list_nodes(
     State(state): State<AppState>,
+    caller: Caller,
     AppQuery(q): AppQuery<ListNodesQuery>,
 ) -> Result<Json<NodeListResponse>, ApiError> {
     let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
@@ -347,8 +350,10 @@ pub async fn list_nodes(
             state: state_filter,
             limit,
             after,
+            // The use case filters by the caller's scopes.
+            scopes: None,
         };
-        let page = nodes::list_at(&state.services, query).await?;
+        let page = nodes::list_at(&state.services, &caller, query).await?;
         return Ok(Json(NodeListResponse {
             items: page.items.into_iter().map(NodeDto::from_domain).collect(),
             next_cursor: page.next_cursor.map(|c| c.encode()),
@@ -357,6 +362,7 @@ pub async fn list_nodes(
     let tokens = q.q.as_deref().map(|text| index_tokens("", text));
     let page = nodes::list(
         &state.services,
+        &caller,
         NodeQuery {
             tokens,
             label: q.label.map(|l| l.trim().to_lowercase()),
@@ -364,6 +370,7 @@ pub async fn list_nodes(
             state: state_filter,
             limit,
             after,
+            scopes: None,
         },
     )
     .await?;
@@ -394,11 +401,12 @@ pub struct CheckResponse {
 )]
 pub async fn check_node(
     State(state): State<AppState>,
+    caller: Caller,
     IdPath(id): IdPath,
     AppQuery(q): AppQuery<DetectQuery>,
 ) -> Result<Json<CheckResponse>, ApiError> {
     let sens = sensitivity(&q)?;
-    let hits: Vec<ConflictHitDto> = nodes::check_node(&state.services, id, sens)
+    let hits: Vec<ConflictHitDto> = nodes::check_node(&state.services, &caller, id, sens)
         .await?
         .into_iter()
         .map(hit_dto)

@@ -7,6 +7,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use crate::domain::policy::{Match, Rule};
 use crate::state::AppState;
@@ -106,7 +107,10 @@ pub struct PolicyListResponse {
 )]
 pub async fn list_policies(
     State(state): State<AppState>,
+    caller: Caller,
 ) -> Result<Json<PolicyListResponse>, ApiError> {
+    // The policies act on every scope: an admin of some scopes does not read them.
+    crate::service::scopes::may_use_all(&caller)?;
     let settings = &state.settings;
     let rules = settings.policies.clone().unwrap_or_default().rules;
     Ok(Json(PolicyListResponse {

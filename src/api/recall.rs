@@ -7,6 +7,7 @@ use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::extract::AppQuery;
 use crate::service::recall::{self, Recall, RecallQuery};
@@ -56,6 +57,7 @@ pub struct RecallParams {
 )]
 pub async fn recall_memories(
     State(state): State<AppState>,
+    caller: Caller,
     AppQuery(q): AppQuery<RecallParams>,
 ) -> Result<Json<Recall>, ApiError> {
     let at = (q.as_of.as_deref(), q.known_at.as_deref());
@@ -71,5 +73,5 @@ pub async fn recall_memories(
             ApiError::Validation(renamed.collect())
         },
     )?;
-    Ok(Json(recall::recall(&state.services, query).await?))
+    Ok(Json(recall::recall(&state.services, &caller, query).await?))
 }

@@ -7,6 +7,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::extract::{AppJson, AppQuery, page_args};
 use crate::service::report::{self, ReportSource, TopicCheck};
@@ -136,12 +137,13 @@ impl From<report::Report> for Report {
 )]
 pub async fn check_topic(
     State(state): State<AppState>,
+    caller: Caller,
     AppJson(body): AppJson<TopicCheckRequest>,
 ) -> Result<Json<Report>, ApiError> {
     let at = (body.as_of.as_deref(), body.known_at.as_deref());
     let check = TopicCheck::parse(body.topic, body.labels, body.limit, body.sensitivity, at)
         .map_err(ApiError::Validation)?;
-    let report = report::check_topic(&state.services, check).await?;
+    let report = report::check_topic(&state.services, &caller, check).await?;
     Ok(Json(report.into()))
 }
 
@@ -178,10 +180,11 @@ pub struct ReportListResponse {
 )]
 pub async fn list_reports(
     State(state): State<AppState>,
+    caller: Caller,
     AppQuery(q): AppQuery<ListReportsQuery>,
 ) -> Result<Json<ReportListResponse>, ApiError> {
     let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
-    let page = report::list(&state.services, limit, after).await?;
+    let page = report::list(&state.services, &caller, limit, after).await?;
     Ok(Json(ReportListResponse {
         items: page.items,
         next_cursor: page.next_cursor.map(|c| c.encode()),

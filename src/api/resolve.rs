@@ -8,6 +8,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::extract::{AppJson, IdPath};
 use super::idempotency::Claimed;
@@ -73,6 +74,7 @@ pub struct ResolveBody {
 
 async fn answer_resolution(
     state: AppState,
+    caller: Caller,
     claim: Claimed,
     id: Uuid,
     body: ResolveBody,
@@ -85,7 +87,7 @@ async fn answer_resolution(
         note: body.note,
         reason: body.reason,
     };
-    let resolution = conflicts::resolve(&state.services, request, claim.get()).await?;
+    let resolution = conflicts::resolve(&state.services, &caller, request, claim.get()).await?;
     Ok(replies::resolved(&resolution))
 }
 
@@ -103,6 +105,7 @@ async fn answer_resolution(
 #[tracing::instrument(skip_all, fields(conflict.id = %body.conflict_id))]
 pub async fn resolve_contradiction(
     State(state): State<AppState>,
+    caller: Caller,
     claim: Claimed,
     AppJson(body): AppJson<ResolveRequest>,
 ) -> Result<Reply, ApiError> {
@@ -113,7 +116,7 @@ pub async fn resolve_contradiction(
         note: body.note,
         reason: body.reason,
     };
-    answer_resolution(state, claim, body.conflict_id, how).await
+    answer_resolution(state, caller, claim, body.conflict_id, how).await
 }
 
 /// Resolve the conflict named by the path (same as `POST /contradiction/resolve`).
@@ -130,9 +133,10 @@ pub async fn resolve_contradiction(
 #[tracing::instrument(skip_all, fields(conflict.id = %id))]
 pub async fn resolve_conflict(
     State(state): State<AppState>,
+    caller: Caller,
     claim: Claimed,
     IdPath(id): IdPath,
     AppJson(body): AppJson<ResolveBody>,
 ) -> Result<Reply, ApiError> {
-    answer_resolution(state, claim, id, body).await
+    answer_resolution(state, caller, claim, id, body).await
 }

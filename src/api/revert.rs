@@ -6,6 +6,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::extract::{AppJson, IdPath};
 use super::idempotency::Claimed;
@@ -49,6 +50,7 @@ pub struct RevertBody {
 #[tracing::instrument(skip_all, fields(conflict.id = %id))]
 pub async fn revert_conflict(
     State(state): State<AppState>,
+    caller: Caller,
     claim: Claimed,
     IdPath(id): IdPath,
     AppJson(body): AppJson<RevertBody>,
@@ -58,6 +60,6 @@ pub async fn revert_conflict(
         reverted_by: body.reverted_by,
         note: body.note,
     };
-    let reverted = conflicts::revert(&state.services, request, claim.get()).await?;
+    let reverted = conflicts::revert(&state.services, &caller, request, claim.get()).await?;
     Ok(replies::reverted(&reverted))
 }

@@ -7,6 +7,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use crate::domain::credibility;
 use crate::service::sources;
@@ -51,8 +52,9 @@ pub struct SourceListResponse {
 )]
 pub async fn list_sources(
     State(state): State<AppState>,
+    caller: Caller,
 ) -> Result<Json<SourceListResponse>, ApiError> {
-    let items = sources::list(&state.services)
+    let items = sources::list(&state.services, &caller)
         .await?
         .into_iter()
         .map(|s| SourceDto {

@@ -129,7 +129,7 @@ pub struct SweepListQuery {
     responses(
         (status = 202, body = SweepDto, description = "Started; `Location` names it",
          headers(("Location" = String, description = "`/sweeps/{id}`"))),
-        (status = 403, description = "The caller's role is not `admin` (`/problems/role-forbidden`)",
+        (status = 403, description = "The caller's role is not `admin` (`/problems/role-forbidden`), or its key does not hold the sweep's scope (every scope, for a sweep without one: `/problems/scope-forbidden`)",
          body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "A sweep is running (`/problems/sweep-running`, its id in `sweep_id`)",
          body = Problem, content_type = "application/problem+json"),
@@ -150,7 +150,7 @@ pub async fn start_sweep(
         request.since.as_deref(),
     )
     .map_err(ApiError::Validation)?;
-    let started = sweep::start(&state.services, filter, caller.writer()).await?;
+    let started = sweep::start(&state.services, &caller, filter).await?;
     let mut reply = HeaderMap::new();
     let location = format!("/sweeps/{}", started.id);
     reply.insert(
@@ -184,6 +184,7 @@ fn request_of(headers: &HeaderMap, body: &Bytes) -> Result<SweepRequest, ApiErro
 )]
 pub async fn list_sweeps(
     State(state): State<AppState>,
+    caller: Caller,
     AppQuery(q): AppQuery<SweepListQuery>,
 ) -> Result<Json<SweepListResponse>, ApiError> {
     let limit = match q.limit {
@@ -191,7 +192,7 @@ pub async fn list_sweeps(
         Some(n @ 1..=100) => n as usize,
         Some(_) => return Err(ApiError::validation("/limit", "must be 1..100")),
     };
-    let items = sweep::list(&state.services, limit).await?;
+    let items = sweep::list(&state.services, &caller, limit).await?;
     Ok(Json(SweepListResponse {
         items: items.into_iter().map(Into::into).collect(),
     }))
@@ -209,9 +210,10 @@ pub async fn list_sweeps(
 )]
 pub async fn get_sweep(
     State(state): State<AppState>,
+    caller: Caller,
     IdPath(id): IdPath,
 ) -> Result<Json<SweepDto>, ApiError> {
-    Ok(Json(sweep::get(&state.services, id).await?.into()))
+    Ok(Json(sweep::get(&state.services, &caller, id).await?.into()))
 }
 
 /// Cancel a sweep (admin only): it stops within a moment; what it queued stays queued. A
@@ -229,7 +231,10 @@ pub async fn get_sweep(
 )]
 pub async fn cancel_sweep(
     State(state): State<AppState>,
+    caller: Caller,
     IdPath(id): IdPath,
 ) -> Result<Json<SweepDto>, ApiError> {
-    Ok(Json(sweep::cancel(&state.services, id).await?.into()))
+    Ok(Json(
+        sweep::cancel(&state.services, &caller, id).await?.into(),
+    ))
 }

@@ -9,6 +9,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::extract::{AppQuery, IdPath, page_args};
 use crate::service::{nodes, timeline};
@@ -36,9 +37,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 )]
 pub async fn get_timeline(
     State(state): State<AppState>,
+    caller: Caller,
     IdPath(id): IdPath,
 ) -> Result<Json<TimelineResponse>, ApiError> {
-    let t = timeline::timeline(&state.services, id).await?;
+    let t = timeline::timeline(&state.services, &caller, id).await?;
     Ok(Json(TimelineResponse::from_domain(
         t.node_id, t.summary, t.entries,
     )))
@@ -78,11 +80,12 @@ pub struct VersionListResponse {
 )]
 pub async fn list_versions(
     State(state): State<AppState>,
+    caller: Caller,
     IdPath(id): IdPath,
     AppQuery(q): AppQuery<VersionsQuery>,
 ) -> Result<Json<VersionListResponse>, ApiError> {
     let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
-    let page = nodes::versions(&state.services, id, limit, after).await?;
+    let page = nodes::versions(&state.services, &caller, id, limit, after).await?;
     Ok(Json(VersionListResponse {
         items: page
             .items
@@ -109,6 +112,7 @@ pub async fn list_versions(
 )]
 pub async fn get_version(
     State(state): State<AppState>,
+    caller: Caller,
     Path((id, version)): Path<(String, String)>,
 ) -> Result<Json<NodeVersionDto>, ApiError> {
     // A malformed id or version names no resource: 404, as for every id in a path.
@@ -118,6 +122,6 @@ pub async fn get_version(
         .ok()
         .filter(|v| *v >= 1)
         .ok_or(ApiError::NoRoute)?;
-    let v = nodes::version(&state.services, id, version).await?;
+    let v = nodes::version(&state.services, &caller, id, version).await?;
     Ok(Json(NodeVersionDto::from_domain(v)))
 }

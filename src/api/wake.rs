@@ -16,6 +16,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::extract::AppQuery;
 use crate::domain::time;
@@ -152,10 +153,11 @@ fn decode_cursor(c: &str) -> Option<i64> {
 )]
 pub async fn wake_conflicts(
     State(state): State<AppState>,
+    caller: Caller,
     AppQuery(q): AppQuery<WakeQuery>,
 ) -> Result<Response, ApiError> {
     let args = parse(q)?;
-    match feed::wake(&state.services, args.after, args.max, args.wait).await? {
+    match feed::wake(&state.services, &caller, args.after, args.max, args.wait).await? {
         Some(batch) => Ok(reply(batch, &args)),
         None => Ok(StatusCode::NO_CONTENT.into_response()),
     }

@@ -183,6 +183,15 @@ impl Scopes {
         self.0.iter().any(|p| p.matches(scope))
     }
 
+    /// The one scope these hold, when they are exactly one scope name (no prefix): where a
+    /// write that names no scope goes.
+    pub fn only(&self) -> Option<&str> {
+        match self.0.as_slice() {
+            [ScopePattern::Exact(s)] => Some(s),
+            _ => None,
+        }
+    }
+
     /// Whether these scopes hold every scope.
     pub fn is_all(&self) -> bool {
         self.0.contains(&ScopePattern::all())
@@ -196,6 +205,28 @@ impl Scopes {
     pub fn to_strings(&self) -> Vec<String> {
         self.0.iter().map(ToString::to_string).collect()
     }
+
+    /// The patterns as the database's scope filter reads them (see [`in_scopes`]): one per
+    /// line; `None` for every scope, so that an unrestricted read filters nothing.
+    pub fn to_sql(&self) -> Option<String> {
+        (!self.is_all()).then(|| self.to_strings().join("\n"))
+    }
+}
+
+/// The scope filter of every read, as the databases evaluate it (SQLite calls this function;
+/// PostgreSQL's `concord_in_scopes` in its migrations is the same rule in SQL): whether every
+/// line of `scopes` (one scope, or the scopes a stored report drew on) is held by one of the
+/// `patterns` ([`Scopes::to_sql`]). No patterns: every scope; no scopes: nothing to hide.
+pub fn in_scopes(scopes: Option<&str>, patterns: Option<&str>) -> bool {
+    let (Some(scopes), Some(patterns)) = (scopes, patterns) else {
+        return true;
+    };
+    scopes.split('\n').all(|scope| {
+        patterns.split('\n').any(|p| match p.strip_suffix('*') {
+            Some(prefix) => scope.starts_with(prefix),
+            None => p == scope,
+        })
+    })
 }
 
 /// Scope patterns one key may hold at most.
@@ -237,6 +268,21 @@ impl Caller {
 
     pub fn may(&self, p: Permission) -> bool {
         self.role.allows(p)
+    }
+
+    /// Whether the caller's key holds `scope`: what it may read and write there.
+    pub fn holds(&self, scope: &str) -> bool {
+        self.scopes.covers(scope)
+    }
+
+    /// Whether the caller's key holds every scope.
+    pub fn holds_all(&self) -> bool {
+        self.scopes.is_all()
+    }
+
+    /// The scope filter of the caller's reads ([`Scopes::to_sql`]).
+    pub fn visible(&self) -> Option<String> {
+        self.scopes.to_sql()
     }
 
     /// Who a write by this caller is recorded as made by: the key's name; nobody without keys.
@@ -289,6 +335,26 @@ mod tests {
         }
         assert!("Admin".parse::<Role>().is_err());
         assert!("owner".parse::<Role>().is_err());
+    }
+
+    #[test]
+    fn the_sql_filter_holds_what_the_patterns_hold() {
+        let scopes = Scopes::parse(&["team-a/*".into(), "shared".into()], "/scopes").unwrap();
+        let sql = scopes.to_sql();
+        for scope in [
+            "team-a/x", "team-a/", "shared", "team-b", "shared2", "team-a", "*",
+        ] {
+            assert_eq!(
+                in_scopes(Some(scope), sql.as_deref()),
+                scopes.covers(scope),
+                "{scope}"
+            );
+        }
+        assert!(in_scopes(Some("team-a/x\nshared"), sql.as_deref()));
+        assert!(!in_scopes(Some("team-a/x\nteam-b"), sql.as_deref()));
+        assert!(in_scopes(None, sql.as_deref()));
+        assert_eq!(Scopes::all().to_sql(), None);
+        assert!(in_scopes(Some("anything"), None));
     }
 
     #[test]

@@ -299,6 +299,8 @@ pub struct ConflictFilter {
     pub newest_first: bool,
     pub limit: usize,
     pub after: Option<super::cursor::Cursor>,
+    /// The caller's scope patterns (`Caller::visible`); every scope when `None`.
+    pub scopes: Option<String>,
 }
 
 /// `GET /conflicts/stats`.

@@ -15,6 +15,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use concord::config::{ImportArgs, Settings};
+use concord::domain::access::Caller;
 use concord::import::{Fingerprint, Location, Options};
 use concord::service::{Services, nodes};
 use concord::store::sqlite::Synchronous;
@@ -98,7 +99,8 @@ async fn scratch_run(
     if let Ok(svc) = target {
         for (at, input) in pending {
             // An item the scratch store took is valid; a check can only fail for the store.
-            for hit in nodes::check_text(svc, input, args.sensitivity).await? {
+            for hit in nodes::check_text(svc, &Caller::anonymous(), input, args.sensitivity).await?
+            {
                 *against_store.entry(hit.conflict_type.clone()).or_default() += 1;
                 lines.push(format!(
                     "conflict: {at} {} with stored node {} {:?}",

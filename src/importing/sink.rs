@@ -5,6 +5,7 @@
 
 use std::time::{Duration, Instant};
 
+use concord::domain::access::Caller;
 use concord::domain::batch::{BatchInput, BatchNodeInput};
 use concord::domain::contradiction::Sensitivity;
 use concord::import::Item;
@@ -213,6 +214,7 @@ impl Direct {
         let by = Some("import".to_owned());
         match batch::remember_all(
             &self.services,
+            &Caller::anonymous(),
             input,
             by,
             self.detect,

@@ -45,6 +45,14 @@ pub fn caller(context: &RequestContext<RoleServer>) -> Option<Caller> {
     }
 }
 
+/// The caller a tool runs as: the one `call_tool` checked (an internal error without one,
+/// which `call_tool` never lets through).
+pub fn tool_caller(context: &RequestContext<RoleServer>) -> Result<Caller, service::Error> {
+    caller(context).ok_or_else(|| {
+        service::Error::Internal(anyhow::anyhow!("an MCP tool call without a caller"))
+    })
+}
+
 /// `Ok` when the caller may call the tool `name`, else the refusal (403 `role-forbidden`).
 pub fn check_tool(caller: Option<&Caller>, name: &str) -> Result<(), service::Error> {
     let needs = needs(name);

@@ -3,7 +3,7 @@
 //! (`concord mcp`). Like the REST handlers, every tool only parses, calls one use case of
 //! `service/` and shapes the reply, so both doors behave the same.
 
-mod access;
+pub mod access;
 mod args;
 pub mod http;
 mod render;
@@ -25,6 +25,7 @@ use rmcp::{
 };
 use serde::Deserialize;
 
+use crate::domain::access::Caller;
 use crate::service::conflicts::{self, ListConflicts};
 use crate::state::AppState;
 use crate::wire::dto::ConflictDto;
@@ -59,12 +60,12 @@ impl Concord {
     }
 
     /// The first pending conflicts, oldest first, and how many are pending in all.
-    async fn pending(&self) -> Result<(Vec<ConflictDto>, i64), ErrorData> {
+    async fn pending(&self, caller: &Caller) -> Result<(Vec<ConflictDto>, i64), ErrorData> {
         let query = ListConflicts {
             limit: PENDING_SHOWN,
             ..Default::default()
         };
-        let (page, total) = conflicts::list(&self.state.services, query)
+        let (page, total) = conflicts::list(&self.state.services, caller, query)
             .await
             .map_err(|e| {
                 tracing::error!(error = ?e, "listing pending conflicts failed");
@@ -95,13 +96,15 @@ impl Concord {
     async fn review_conflicts(
         &self,
         Parameters(a): Parameters<ReviewArgs>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResult, ErrorData> {
+        let caller = resource_caller(&context)?;
         let query = ListConflicts {
             label: a.label.clone(),
             limit: PENDING_SHOWN,
             ..Default::default()
         };
-        let (page, total) = conflicts::list(&self.state.services, query)
+        let (page, total) = conflicts::list(&self.state.services, &caller, query)
             .await
             .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
         let items: Vec<ConflictDto> = page
@@ -186,7 +189,7 @@ impl ServerHandler for Concord {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         if request.uri != PENDING_URI {
             return Err(ErrorData::resource_not_found(
@@ -194,12 +197,18 @@ impl ServerHandler for Concord {
                 None,
             ));
         }
-        let (items, pending_total) = self.pending().await?;
+        let (items, pending_total) = self.pending(&resource_caller(&context)?).await?;
         let json = serde_json::json!({"pending_total": pending_total, "items": items});
         let contents = ResourceContents::text(json.to_string(), PENDING_URI)
             .with_mime_type("application/json");
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
+}
+
+/// Who reads a resource or a prompt: every role may, but only in its scopes.
+fn resource_caller(context: &RequestContext<RoleServer>) -> Result<Caller, ErrorData> {
+    access::caller(context)
+        .ok_or_else(|| ErrorData::internal_error("an MCP request without a caller", None))
 }
 
 /// Serves MCP over stdin and stdout until the client closes them.

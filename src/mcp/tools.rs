@@ -6,10 +6,10 @@ use rmcp::{RoleServer, schemars, tool, tool_router};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::Concord;
 use super::args::Parameters;
 use super::render::{self, Disagreement, Statement};
 use super::reply::{ToolResult, failed, invalid, ok};
+use super::{Concord, access};
 use crate::domain::FieldError;
 use crate::domain::contradiction::Sensitivity;
 use crate::domain::cursor::{self, Cursor};
@@ -280,6 +280,10 @@ impl Concord {
         Parameters(a): Parameters<RememberArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> ToolResult {
+        let caller = match access::tool_caller(&ctx) {
+            Ok(c) => c,
+            Err(e) => return failed(e),
+        };
         let input = NodeInput {
             title: Some(a.title),
             body: Some(a.body),
@@ -294,7 +298,8 @@ impl Concord {
         };
         let by = Some(client_name(&ctx));
         let (node, queued) =
-            match nodes::remember(&self.state.services, input, by, true, None, None).await {
+            match nodes::remember(&self.state.services, &caller, input, by, true, None, None).await
+            {
                 Ok(written) => written,
                 Err(e) => return failed(e),
             };
@@ -324,7 +329,15 @@ impl Concord {
         description = "Search long-term memory (full text; every word must match) and get the matching active memories, best first. When memories disagree the result has a `conflicts` list (type, the two memory ids, recommended resolution, reasoning): never pick one silently; tell the user, or resolve it. No `conflicts` key means the memories agree.",
         annotations(read_only_hint = true)
     )]
-    async fn recall(&self, Parameters(a): Parameters<RecallArgs>) -> ToolResult {
+    async fn recall(
+        &self,
+        Parameters(a): Parameters<RecallArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        let caller = match access::tool_caller(&ctx) {
+            Ok(c) => c,
+            Err(e) => return failed(e),
+        };
         let query = RecallQuery::parse(
             "/query",
             Some(a.query),
@@ -333,7 +346,7 @@ impl Concord {
             (a.as_of.as_deref(), a.known_at.as_deref()),
         )
         .map_err(invalid)?;
-        match recall::recall(&self.state.services, query).await {
+        match recall::recall(&self.state.services, &caller, query).await {
             Ok(r) => ok(render::recall(&r), &r),
             Err(e) => failed(e),
         }
@@ -343,11 +356,19 @@ impl Concord {
         description = "Check whether a memory contradicts what is stored, without writing anything: give `node_id` for a stored memory, or `text` (and optionally `title`) for a fact you are about to remember. Lists each contradiction with both texts and a recommended resolution; no `conflicts` key means none.",
         annotations(read_only_hint = true)
     )]
-    async fn check_contradictions(&self, Parameters(a): Parameters<CheckArgs>) -> ToolResult {
+    async fn check_contradictions(
+        &self,
+        Parameters(a): Parameters<CheckArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        let caller = match access::tool_caller(&ctx) {
+            Ok(c) => c,
+            Err(e) => return failed(e),
+        };
         let sensitivity = a.sensitivity.map(SensitivityArg::domain);
         let (hits, new) = match (a.node_id, a.text) {
             (Some(id), None) => {
-                match nodes::check_stored(&self.state.services, id, sensitivity).await {
+                match nodes::check_stored(&self.state.services, &caller, id, sensitivity).await {
                     Ok((node, hits)) => (hits, Statement::of(&node)),
                     Err(e) => return failed(e),
                 }
@@ -361,7 +382,7 @@ impl Concord {
                     scope: a.scope,
                     ..Default::default()
                 };
-                match nodes::check_text(&self.state.services, input, sensitivity).await {
+                match nodes::check_text(&self.state.services, &caller, input, sensitivity).await {
                     Ok(h) => (
                         h,
                         Statement {
@@ -401,7 +422,15 @@ impl Concord {
         description = "List pending conflicts (the review queue), oldest first, each with both memories in full, how it was detected and the recommended resolution. Use `resolve_conflict` to settle one.",
         annotations(read_only_hint = true)
     )]
-    async fn list_conflicts(&self, Parameters(a): Parameters<ListConflictsArgs>) -> ToolResult {
+    async fn list_conflicts(
+        &self,
+        Parameters(a): Parameters<ListConflictsArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        let caller = match access::tool_caller(&ctx) {
+            Ok(c) => c,
+            Err(e) => return failed(e),
+        };
         let (limit, after) = page(a.limit, a.cursor.as_deref()).map_err(|e| invalid(vec![e]))?;
         let query = ListConflicts {
             conflict_type: a.conflict_type.map(|t| t.name().to_owned()),
@@ -410,10 +439,11 @@ impl Concord {
             after,
             ..Default::default()
         };
-        let (page, pending_total) = match conflicts::list(&self.state.services, query).await {
-            Ok(listed) => listed,
-            Err(e) => return failed(e),
-        };
+        let (page, pending_total) =
+            match conflicts::list(&self.state.services, &caller, query).await {
+                Ok(listed) => listed,
+                Err(e) => return failed(e),
+            };
         let items: Vec<ConflictDto> = page
             .items
             .into_iter()
@@ -436,6 +466,10 @@ impl Concord {
         Parameters(a): Parameters<ResolveArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> ToolResult {
+        let caller = match access::tool_caller(&ctx) {
+            Ok(c) => c,
+            Err(e) => return failed(e),
+        };
         let request = ResolveConflict {
             conflict_id: a.conflict_id,
             resolution: a.resolution.name().to_owned(),
@@ -444,7 +478,7 @@ impl Concord {
             note: a.note,
             reason: a.reason.map(|r| r.as_str().to_owned()),
         };
-        let outcome = match conflicts::resolve(&self.state.services, request, None).await {
+        let outcome = match conflicts::resolve(&self.state.services, &caller, request, None).await {
             Ok(o) => o,
             Err(e) => return failed(e),
         };
@@ -469,8 +503,16 @@ impl Concord {
         description = "Show how a fact changed over time: the memories that replaced one another about one subject, oldest first, each with when it held (observed_at until valid_until; `corrected` ones never held) and who decided each replacement in which conflict. Use it to answer \"what was true when\" or \"what did it say before\".",
         annotations(read_only_hint = true)
     )]
-    async fn memory_timeline(&self, Parameters(a): Parameters<TimelineArgs>) -> ToolResult {
-        match timeline::timeline(&self.state.services, a.node_id).await {
+    async fn memory_timeline(
+        &self,
+        Parameters(a): Parameters<TimelineArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        let caller = match access::tool_caller(&ctx) {
+            Ok(c) => c,
+            Err(e) => return failed(e),
+        };
+        match timeline::timeline(&self.state.services, &caller, a.node_id).await {
             Ok(t) => {
                 let value = TimelineResponse::from_domain(t.node_id, t.summary, t.entries);
                 ok(render::timeline(&value), &value)
@@ -482,7 +524,15 @@ impl Concord {
     #[tool(
         description = "Examine a topic for contradictions: searches the memories about it, compares every pair, and reports the sources (with provenance and confidence), the conflicts between them (type, severity, both claims, recommended resolution) and an overall confidence. Queues nothing; the report is kept for later reading."
     )]
-    async fn conflict_report(&self, Parameters(a): Parameters<ReportArgs>) -> ToolResult {
+    async fn conflict_report(
+        &self,
+        Parameters(a): Parameters<ReportArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> ToolResult {
+        let caller = match access::tool_caller(&ctx) {
+            Ok(c) => c,
+            Err(e) => return failed(e),
+        };
         let check = TopicCheck::parse(
             a.topic,
             a.labels,
@@ -491,7 +541,7 @@ impl Concord {
             (a.as_of.as_deref(), a.known_at.as_deref()),
         )
         .map_err(invalid)?;
-        match report::check_topic(&self.state.services, check).await {
+        match report::check_topic(&self.state.services, &caller, check).await {
             Ok(r) => ok(render::report(&r), &r),
             Err(e) => failed(e),
         }

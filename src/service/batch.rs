@@ -3,12 +3,14 @@
 
 use async_trait::async_trait;
 
+use crate::domain::access::Caller;
 use crate::domain::batch::{BatchInput, BatchWritten, NewBatch};
 use crate::domain::contradiction::Sensitivity;
 use crate::domain::node::NewNode;
 use crate::domain::time;
 use crate::service::idempotency::{self, Claim};
-use crate::service::{Error, Result, Services, replies};
+use crate::service::scopes::may_write;
+use crate::service::{Error, Result, Services, edges, replies};
 use crate::store::{BatchJudge, Candidate, CandidateQuery, DetectedConflict, StoreResult};
 
 /// Validates a batch and writes it with what detection finds for each node (unless `detect`
@@ -16,19 +18,43 @@ use crate::store::{BatchJudge, Candidate, CandidateQuery, DetectedConflict, Stor
 /// candidates are searched in the batch's transaction, after its earlier nodes were written
 /// there, so the batch queues exactly what writing its nodes one at a time in its order would.
 /// The transaction is held while they are judged (with the LLM tier, for its answers too). With a claimed key its reply
-/// ([`replies::batch_written`]) commits in that transaction. `by` is who writes it.
+/// ([`replies::batch_written`]) commits in that transaction. `by` is who writes it. The
+/// caller's key must hold every item's scope (an item without one goes to the key's only
+/// scope, as `POST /nodes` does), and edges reach only stored nodes it sees.
+#[allow(clippy::too_many_arguments)]
 pub async fn remember_all(
     svc: &Services,
-    input: BatchInput,
+    caller: &Caller,
+    mut input: BatchInput,
     by: Option<String>,
     detect: bool,
     sensitivity: Option<Sensitivity>,
     claim: Option<&Claim>,
 ) -> Result<BatchWritten> {
+    if let Some(only) = caller.scopes.only() {
+        for item in &mut input.nodes {
+            item.node.scope.get_or_insert_with(|| only.to_owned());
+        }
+    }
     let mut batch = input.parse(time::now()).map_err(Error::Invalid)?;
     for b in &mut batch.nodes {
+        may_write(caller, &b.node.scope)?;
         b.node.changed_by.clone_from(&by);
     }
+    let stored: Vec<(String, uuid::Uuid)> = batch
+        .edges
+        .iter()
+        .enumerate()
+        .flat_map(|(j, e)| {
+            [
+                (format!("/edges/{j}/source"), e.source_id),
+                (format!("/edges/{j}/target"), e.target_id),
+            ]
+        })
+        .filter(|(_, id)| !batch.nodes.iter().any(|b| b.node.id == *id))
+        .collect();
+    let ends: Vec<(&str, uuid::Uuid)> = stored.iter().map(|(p, id)| (p.as_str(), *id)).collect();
+    edges::unseen_ends(svc, caller, &ends).await?;
     let store = &*svc.store;
     let written = if detect {
         let judge = svc.detector.for_batch(store, sensitivity).await?;

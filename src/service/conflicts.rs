@@ -4,6 +4,7 @@
 
 use uuid::Uuid;
 
+use crate::domain::access::Caller;
 use crate::domain::conflict::{CONFLICT_TYPES, Conflict, ConflictFilter, ConflictStats, Status};
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::history::HistoryEntry;
@@ -12,6 +13,7 @@ use crate::domain::resolution::Resolution;
 use crate::domain::revert::{Revert, Reverted};
 use crate::domain::validate::{Errors, check_text};
 use crate::service::idempotency::{self, Claim};
+use crate::service::scopes::seen_conflict;
 use crate::service::{Error, Result, Services, replies};
 
 /// Raw filters of a conflict listing, as a front door received them.
@@ -78,15 +80,21 @@ impl ListConflicts {
             newest_first,
             limit: self.limit,
             after: self.after,
+            scopes: None,
         })
         .map_err(Error::Invalid)
     }
 }
 
 /// A page of conflicts (both sides in full) and the number of pending conflicts that match
-/// the type and label filters.
-pub async fn list(svc: &Services, query: ListConflicts) -> Result<(Page<Conflict>, i64)> {
-    let filter = query.parse()?;
+/// the type and label filters, of the caller's scopes.
+pub async fn list(
+    svc: &Services,
+    caller: &Caller,
+    query: ListConflicts,
+) -> Result<(Page<Conflict>, i64)> {
+    let mut filter = query.parse()?;
+    filter.scopes = caller.visible();
     Ok(svc.store.list_conflicts(filter).await?)
 }
 
@@ -107,9 +115,11 @@ pub struct ResolveConflict {
 /// Waiters wake only when something was written.
 pub async fn resolve(
     svc: &Services,
+    caller: &Caller,
     r: ResolveConflict,
     claim: Option<&Claim>,
 ) -> Result<Resolution> {
+    seen(svc, caller, r.conflict_id).await?;
     let request = Resolve::parse(
         r.conflict_id,
         &r.resolution,
@@ -143,7 +153,13 @@ pub struct RevertConflict {
 /// Undoes a conflict's resolution in one transaction; a retry replays the stored reply. With a
 /// claimed key its reply ([`replies::reverted`]) commits in that transaction. Waiters wake
 /// only when something was written.
-pub async fn revert(svc: &Services, r: RevertConflict, claim: Option<&Claim>) -> Result<Reverted> {
+pub async fn revert(
+    svc: &Services,
+    caller: &Caller,
+    r: RevertConflict,
+    claim: Option<&Claim>,
+) -> Result<Reverted> {
+    seen(svc, caller, r.conflict_id).await?;
     let request = Revert::parse(r.conflict_id, r.reverted_by, r.note).map_err(Error::Invalid)?;
     let outcome = match claim {
         None => svc.store.revert_conflict(request).await?,
@@ -159,18 +175,35 @@ pub async fn revert(svc: &Services, r: RevertConflict, claim: Option<&Claim>) ->
 }
 
 /// Every change of a conflict, oldest first (404 when it does not exist).
-pub async fn history(svc: &Services, conflict_id: Uuid) -> Result<Vec<HistoryEntry>> {
+pub async fn history(
+    svc: &Services,
+    caller: &Caller,
+    conflict_id: Uuid,
+) -> Result<Vec<HistoryEntry>> {
+    seen(svc, caller, conflict_id).await?;
     Ok(svc.store.conflict_history(conflict_id).await?)
 }
 
 /// One conflict with both nodes in full, and its latest history entry.
-pub async fn get(svc: &Services, conflict_id: Uuid) -> Result<(Conflict, Option<HistoryEntry>)> {
-    let conflict = svc.store.get_conflict(conflict_id).await?;
+pub async fn get(
+    svc: &Services,
+    caller: &Caller,
+    conflict_id: Uuid,
+) -> Result<(Conflict, Option<HistoryEntry>)> {
+    let conflict = seen(svc, caller, conflict_id).await?;
     let latest = svc.store.conflict_history(conflict_id).await?.pop();
     Ok((conflict, latest))
 }
 
-/// Counters of the queue.
-pub async fn stats(svc: &Services) -> Result<ConflictStats> {
-    Ok(svc.store.conflict_stats().await?)
+/// The conflict, when it exists and the caller sees it.
+pub async fn seen(svc: &Services, caller: &Caller, conflict_id: Uuid) -> Result<Conflict> {
+    seen_conflict(caller, svc.store.get_conflict(conflict_id).await?)
+}
+
+/// Counters of the queue, over the caller's scopes.
+pub async fn stats(svc: &Services, caller: &Caller) -> Result<ConflictStats> {
+    Ok(svc
+        .store
+        .conflict_stats(caller.visible().as_deref())
+        .await?)
 }

@@ -2,17 +2,30 @@
 
 use uuid::Uuid;
 
+use crate::domain::FieldError;
+use crate::domain::access::Caller;
 use crate::domain::cursor::Page;
 use crate::domain::edge::Edge;
 use crate::service::idempotency::{self, Claim};
-use crate::service::{Result, Services, replies};
+use crate::service::{Error, Result, Services, nodes, replies};
+use crate::store::StoreError;
 
 pub use crate::store::EdgeQuery;
 
 /// Stores an edge (parsed by the caller: `EdgeInput::parse`); a missing endpoint is invalid
-/// input pointing at its field. With a claimed key its reply ([`replies::edge_created`])
-/// commits with it.
-pub async fn create(svc: &Services, edge: Edge, claim: Option<&Claim>) -> Result<Edge> {
+/// input pointing at its field, and so is one the caller does not see. With a claimed key its
+/// reply ([`replies::edge_created`]) commits with it.
+pub async fn create(
+    svc: &Services,
+    caller: &Caller,
+    edge: Edge,
+    claim: Option<&Claim>,
+) -> Result<Edge> {
+    let ends = [
+        ("/source_id", edge.source_id),
+        ("/target_id", edge.target_id),
+    ];
+    unseen_ends(svc, caller, &ends).await?;
     Ok(match claim {
         None => svc.store.create_edge(edge).await?,
         Some(c) => {
@@ -22,7 +35,54 @@ pub async fn create(svc: &Services, edge: Edge, claim: Option<&Claim>) -> Result
     })
 }
 
-/// A page of a node's edges, oldest first.
-pub async fn list(svc: &Services, node_id: Uuid, query: EdgeQuery) -> Result<Page<Edge>> {
-    Ok(svc.store.list_edges(node_id, query).await?)
+/// `Ok` unless a stored node of `ends` (pointer, id) is outside the caller's scopes: then the
+/// same 422 as for a node that does not exist (a missing one is left to the write to report).
+pub async fn unseen_ends(svc: &Services, caller: &Caller, ends: &[(&str, Uuid)]) -> Result<()> {
+    if caller.holds_all() {
+        return Ok(());
+    }
+    let mut errors = Vec::new();
+    for &(pointer, id) in ends {
+        match svc.store.get_node(id).await {
+            Ok(n) if !caller.holds(&n.scope) => errors.push(FieldError::new(
+                pointer,
+                format!("node {id} does not exist"),
+            )),
+            Ok(_) | Err(StoreError::NotFound(_)) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Invalid(errors))
+    }
+}
+
+/// A page of a node's edges, oldest first: those whose other end the caller sees too.
+pub async fn list(
+    svc: &Services,
+    caller: &Caller,
+    node_id: Uuid,
+    query: EdgeQuery,
+) -> Result<Page<Edge>> {
+    nodes::get(svc, caller, node_id).await?;
+    let mut page = svc.store.list_edges(node_id, query).await?;
+    if !caller.holds_all() {
+        let mut seen = Vec::with_capacity(page.items.len());
+        for e in page.items {
+            let other = if e.source_id == node_id {
+                e.target_id
+            } else {
+                e.source_id
+            };
+            match svc.store.get_node(other).await {
+                Ok(n) if caller.holds(&n.scope) => seen.push(e),
+                Ok(_) | Err(StoreError::NotFound(_)) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        page.items = seen;
+    }
+    Ok(page)
 }

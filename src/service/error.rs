@@ -62,6 +62,15 @@ pub enum Error {
         /// The operation, in words: `resolve conflicts`, `call the tool remember`.
         what: String,
     },
+    /// The caller's key does not hold the scope it writes into (or, for an operation over
+    /// every scope, does not hold every scope).
+    #[error("the key holds the scopes {held}, not {scope:?}")]
+    ScopeForbidden {
+        /// The scope asked for; `*` for every scope.
+        scope: String,
+        /// The key's scope patterns, as written.
+        held: String,
+    },
     /// A key of this name exists already (revoked or not).
     #[error("a key named {0:?} exists already; names are never reused")]
     KeyExists(String),
@@ -97,6 +106,7 @@ pub enum Kind {
     NotResolved,
     RevertBlocked,
     RoleForbidden,
+    ScopeForbidden,
     KeyExists,
     SweepRunning,
     /// A resolution rolled back; `unavailable`: because the database was (503, else 500).
@@ -140,6 +150,7 @@ impl Kind {
             NotResolved => ("not-resolved", "Conflict not resolved", 409),
             RevertBlocked => ("revert-conflict", "Later changes in the way", 409),
             RoleForbidden => ("role-forbidden", "Forbidden for this role", 403),
+            ScopeForbidden => ("scope-forbidden", "Forbidden scope", 403),
             KeyExists => ("key-exists", "Key name taken", 409),
             SweepRunning => ("sweep-running", "A sweep is running", 409),
             ResolutionFailed { unavailable } => (
@@ -210,6 +221,7 @@ impl Error {
             Self::NotResolved => Kind::NotResolved,
             Self::RevertBlocked(_) => Kind::RevertBlocked,
             Self::Forbidden { .. } => Kind::RoleForbidden,
+            Self::ScopeForbidden { .. } => Kind::ScopeForbidden,
             Self::KeyExists(_) => Kind::KeyExists,
             Self::SweepRunning(_) => Kind::SweepRunning,
             Self::StepFailed {

@@ -7,6 +7,7 @@ use std::time::Duration;
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
 
+use crate::domain::access::Caller;
 use crate::service::{Error, Result, Services};
 use crate::store::notify::{Subscription, Woken};
 
@@ -22,16 +23,18 @@ const IDLE: Duration = Duration::from_secs(15);
 /// shutting down).
 pub async fn wake(
     svc: &Services,
+    caller: &Caller,
     after: i64,
     max: usize,
     wait: Duration,
 ) -> Result<Option<WakeBatch>> {
     let _permit = svc.notifier.admit().ok_or(Error::Overloaded)?;
     let deadline = Instant::now() + wait;
+    let scopes = caller.visible();
     // Subscribe before reading: a commit between the read and the wait still wakes us.
     let mut sub = svc.notifier.subscribe();
     loop {
-        let batch = svc.store.wake_batch(after, max).await?;
+        let batch = svc.store.wake_batch(after, max, scopes.as_deref()).await?;
         if !batch.conflicts.is_empty() {
             return Ok(Some(batch));
         }
@@ -48,12 +51,14 @@ pub struct Events {
     sub: Subscription,
     after: i64,
     pending: Vec<Event>,
+    /// The caller's scope patterns: the feed carries the events of what it sees.
+    scopes: Option<String>,
     _permit: OwnedSemaphorePermit,
 }
 
 /// Opens a feed after the event `resume`, or (without one) after the newest event, so that it
 /// carries what happens from now on.
-pub async fn events(svc: &Services, resume: Option<i64>) -> Result<Events> {
+pub async fn events(svc: &Services, caller: &Caller, resume: Option<i64>) -> Result<Events> {
     let permit = svc.notifier.admit().ok_or(Error::Overloaded)?;
     let sub = svc.notifier.subscribe();
     let after = match resume {
@@ -65,6 +70,7 @@ pub async fn events(svc: &Services, resume: Option<i64>) -> Result<Events> {
         sub,
         after,
         pending: Vec::new(),
+        scopes: caller.visible(),
         _permit: permit,
     })
 }
@@ -73,7 +79,7 @@ pub async fn events(svc: &Services, resume: Option<i64>) -> Result<Events> {
 async fn latest_id(svc: &Services) -> Result<i64> {
     let mut after = 0;
     loop {
-        let page = svc.store.events_after(after, 1000).await?;
+        let page = svc.store.events_after(after, 1000, None).await?;
         match page.last() {
             Some(e) if page.len() == 1000 => after = e.id,
             Some(e) => return Ok(e.id),
@@ -92,7 +98,8 @@ impl Events {
                 self.after = e.id;
                 return Some(e);
             }
-            match self.svc.store.events_after(self.after, BATCH).await {
+            let scopes = self.scopes.as_deref();
+            match self.svc.store.events_after(self.after, BATCH, scopes).await {
                 Ok(events) if !events.is_empty() => self.pending = events,
                 Ok(_) => loop {
                     match self.sub.wait(IDLE).await {

@@ -25,6 +25,7 @@ use crate::domain::FieldError;
 use crate::domain::access::{Caller, Role, Scopes, check_key_name};
 use crate::domain::api_key::{self, ApiKey, KeyDigest, NewApiKey};
 use crate::domain::time;
+use crate::service::scopes::may_use_all;
 use crate::service::{Error, Result, Services};
 
 /// How long a process trusts what it found for a digest. Under a second, so a revocation
@@ -210,7 +211,10 @@ impl AddKey {
 }
 
 /// Makes a key: stores its digest and returns it with the key itself, which nothing keeps.
-pub async fn add(svc: &Services, new: AddKey) -> Result<(ApiKey, String)> {
+/// Keys are managed by admins of every scope only: a key of some scopes could otherwise
+/// make one of more.
+pub async fn add(svc: &Services, caller: &Caller, new: AddKey) -> Result<(ApiKey, String)> {
+    may_use_all(caller)?;
     let secret = generate()?;
     let key = NewApiKey {
         name: new.name,
@@ -235,12 +239,14 @@ pub async fn add(svc: &Services, new: AddKey) -> Result<(ApiKey, String)> {
 }
 
 /// Every key, revoked ones included, by name.
-pub async fn list(svc: &Services) -> Result<Vec<ApiKey>> {
+pub async fn list(svc: &Services, caller: &Caller) -> Result<Vec<ApiKey>> {
+    may_use_all(caller)?;
     Ok(svc.store.list_keys().await?)
 }
 
 /// Revokes the named key: this process refuses it at once, others within [`FRESH`].
-pub async fn revoke(svc: &Services, name: &str) -> Result<ApiKey> {
+pub async fn revoke(svc: &Services, caller: &Caller, name: &str) -> Result<ApiKey> {
+    may_use_all(caller)?;
     let key = svc.store.revoke_key(name).await?;
     svc.keyring.forget(name);
     Ok(key)

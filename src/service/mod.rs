@@ -28,6 +28,7 @@ pub mod queue;
 pub mod recall;
 pub mod replies;
 pub mod report;
+pub mod scopes;
 pub mod sources;
 pub mod sweep;
 pub mod timeline;

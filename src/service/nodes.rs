@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use uuid::Uuid;
 
 use crate::domain::FieldError;
+use crate::domain::access::Caller;
 use crate::domain::conflict::{Conflict, Detection, Recommendation, Status, Strategy};
 use crate::domain::contradiction::Sensitivity;
 use crate::domain::contradiction::index_tokens;
@@ -17,6 +18,7 @@ use crate::domain::valid_time::PointInTime;
 use crate::domain::version::{self, NodeVersion};
 use crate::service::detect::{Finding, Probe, credibility_table, recommend_for};
 use crate::service::idempotency::{self, Claim};
+use crate::service::scopes::{may_write, seen_node};
 use crate::service::{Error, Result, Services, replies};
 use crate::store::StoreError;
 pub use crate::store::{KnownQuery, NodeQuery};
@@ -53,16 +55,19 @@ impl Hit {
 /// Validates and stores a node, with the conflicts detection finds (unless `detect` is
 /// false) in the same transaction, and wakes waiters when any was queued. With a claimed key
 /// its reply ([`replies::node_written`]) commits in that transaction. `by` is who writes it
-/// (its first version records it).
+/// (its first version records it). The caller's key must hold the node's scope; without one,
+/// the node goes to the key's only scope ([`parse_for`]).
+#[allow(clippy::too_many_arguments)]
 pub async fn remember(
     svc: &Services,
+    caller: &Caller,
     input: NodeInput,
     by: Option<String>,
     detect: bool,
     sensitivity: Option<Sensitivity>,
     claim: Option<&Claim>,
 ) -> Result<(Node, Vec<Conflict>)> {
-    let mut node = NewNode::parse(input, time::now()).map_err(Error::Invalid)?;
+    let mut node = parse_for(caller, input)?;
     node.changed_by = by;
     let store = &*svc.store;
     let write = |node, found| async move {
@@ -90,10 +95,23 @@ pub async fn remember(
 /// said both hold); writes nothing.
 pub async fn check_node(
     svc: &Services,
+    caller: &Caller,
     id: Uuid,
     sensitivity: Option<Sensitivity>,
 ) -> Result<Vec<Hit>> {
-    Ok(check_stored(svc, id, sensitivity).await?.1)
+    Ok(check_stored(svc, caller, id, sensitivity).await?.1)
+}
+
+/// A new node as the caller writes it: parsed and validated as any write, in the key's only
+/// scope when the input names none and the key holds exactly one, and refused when the key
+/// does not hold its scope.
+pub fn parse_for(caller: &Caller, mut input: NodeInput) -> Result<NewNode> {
+    if input.scope.is_none() {
+        input.scope = caller.scopes.only().map(str::to_owned);
+    }
+    let node = NewNode::parse(input, time::now()).map_err(Error::Invalid)?;
+    may_write(caller, &node.scope)?;
+    Ok(node)
 }
 
 /// The node's pending conflicts and `keep_both` verdicts as hits against the other side,
@@ -143,10 +161,11 @@ async fn standing(svc: &Services, node: &Node, found: &[Hit]) -> Result<Vec<Hit>
 /// The input is validated exactly as a write would be.
 pub async fn check_text(
     svc: &Services,
+    caller: &Caller,
     input: NodeInput,
     sensitivity: Option<Sensitivity>,
 ) -> Result<Vec<Hit>> {
-    let node = NewNode::parse(input, time::now()).map_err(Error::Invalid)?;
+    let node = parse_for(caller, input)?;
     let store = &*svc.store;
     let probe = Probe::of_new(&node);
     let findings = svc.detector.find(store, &probe, sensitivity).await?;
@@ -166,9 +185,11 @@ pub async fn check_text(
 /// [`check_node`], with the stored node itself (the side the hits were checked for).
 pub async fn check_stored(
     svc: &Services,
+    caller: &Caller,
     id: Uuid,
     sensitivity: Option<Sensitivity>,
 ) -> Result<(Node, Vec<Hit>)> {
+    get(svc, caller, id).await?;
     let found = svc
         .detector
         .check_node(&*svc.store, id, sensitivity)
@@ -176,18 +197,32 @@ pub async fn check_stored(
     let mut hits: Vec<Hit> = found.into_iter().map(|(f, r)| Hit::new(f, r)).collect();
     let node = svc.store.get_node(id).await?;
     hits.extend(standing(svc, &node, &hits).await?);
+    // Detection stays within the node's scope; a conflict a key of every scope queued across
+    // scopes is not shown to a key that holds only one of them.
+    hits.retain(|h| caller.holds(&h.old.scope));
     Ok((node, hits))
 }
 
-/// One node.
-pub async fn get(svc: &Services, id: Uuid) -> Result<Node> {
-    Ok(svc.store.get_node(id).await?)
+/// One node, when the caller sees it.
+pub async fn get(svc: &Services, caller: &Caller, id: Uuid) -> Result<Node> {
+    seen_node(caller, svc.store.get_node(id).await?)
+}
+
+/// A node's versions, when the caller sees the node: as it is now, or (deleted) as its last
+/// version left it.
+async fn seen_versions(svc: &Services, caller: &Caller, id: Uuid) -> Result<Vec<NodeVersion>> {
+    let versions = svc.store.node_versions(id).await?;
+    match versions.last() {
+        Some(v) if caller.holds(&v.standing.scope) => Ok(versions),
+        _ => Err(Error::NotFound("node")),
+    }
 }
 
 /// A page of a node's versions, oldest first, after the version `after` names; a deleted
 /// node's too (its tombstone last).
 pub async fn versions(
     svc: &Services,
+    caller: &Caller,
     id: Uuid,
     limit: usize,
     after: Option<Cursor>,
@@ -197,9 +232,7 @@ pub async fn versions(
         Some(c) if c.id == id => c.key.parse::<i64>().map_err(|_| bad_cursor())?,
         Some(_) => return Err(bad_cursor()),
     };
-    let rows = svc
-        .store
-        .node_versions(id)
+    let rows = seen_versions(svc, caller, id)
         .await?
         .into_iter()
         .filter(|v| v.version > after)
@@ -219,8 +252,8 @@ fn bad_cursor() -> Error {
 
 /// A node as it stood at a point in time: the version concord held at `at.known`, if the
 /// memory held at `at.valid`; `NotFound` otherwise.
-pub async fn get_at(svc: &Services, id: Uuid, at: PointInTime) -> Result<Node> {
-    let versions = svc.store.node_versions(id).await?;
+pub async fn get_at(svc: &Services, caller: &Caller, id: Uuid, at: PointInTime) -> Result<Node> {
+    let versions = seen_versions(svc, caller, id).await?;
     let v = version::known_at(&versions, at.known)
         .filter(|v| v.standing.holds_at(at.valid))
         .ok_or(Error::NotFound("node"))?;
@@ -240,6 +273,7 @@ pub async fn get_at(svc: &Services, id: Uuid, at: PointInTime) -> Result<Node> {
 /// deleted since is not found.
 pub(crate) async fn memories_at(
     svc: &Services,
+    caller: &Caller,
     tokens: &[String],
     labels: &[String],
     limit: usize,
@@ -256,6 +290,7 @@ pub(crate) async fn memories_at(
                 tokens: Some(tokens.to_vec()),
                 state: Some(state),
                 limit: 200,
+                scopes: caller.visible(),
                 ..Default::default()
             })
             .await?;
@@ -263,7 +298,7 @@ pub(crate) async fn memories_at(
             if found.len() >= limit {
                 break;
             }
-            let then = match get_at(svc, current.id, at).await {
+            let then = match get_at(svc, caller, current.id, at).await {
                 Ok(n) => n,
                 Err(Error::NotFound(_)) => continue,
                 Err(e) => return Err(e),
@@ -280,14 +315,19 @@ pub(crate) async fn memories_at(
 }
 
 /// The memories that held at `q.at.valid` as concord knew them at `q.at.known`, newest first.
-pub async fn list_at(svc: &Services, q: KnownQuery) -> Result<Page<Node>> {
+pub async fn list_at(svc: &Services, caller: &Caller, mut q: KnownQuery) -> Result<Page<Node>> {
+    q.scopes = caller.visible();
     Ok(svc.store.list_known(q).await?)
 }
 
 /// One version of a node; `NotFound` when the node or the version does not exist.
-pub async fn version(svc: &Services, id: Uuid, version: i64) -> Result<NodeVersion> {
-    svc.store
-        .node_versions(id)
+pub async fn version(
+    svc: &Services,
+    caller: &Caller,
+    id: Uuid,
+    version: i64,
+) -> Result<NodeVersion> {
+    seen_versions(svc, caller, id)
         .await?
         .into_iter()
         .find(|v| v.version == version)
@@ -295,25 +335,39 @@ pub async fn version(svc: &Services, id: Uuid, version: i64) -> Result<NodeVersi
 }
 
 /// Changes a node (the patch is parsed by the caller: `NodePatch::parse`); `by` is who does
-/// (its version records it).
+/// (its version records it). The caller must see the node and hold the scope it moves to;
+/// a node with conflicts stays in its scope (a conflict belongs to the scope of its nodes).
 pub async fn update(
     svc: &Services,
+    caller: &Caller,
     id: Uuid,
     mut patch: NodePatch,
     by: Option<String>,
 ) -> Result<Node> {
+    let node = get(svc, caller, id).await?;
+    if let Some(scope) = patch.scope.as_deref().filter(|s| *s != node.scope) {
+        may_write(caller, scope)?;
+        if !svc.store.conflicts_of_node(id).await?.is_empty() {
+            return Err(Error::invalid(
+                "/scope",
+                "the memory has conflicts in its scope and cannot move to another",
+            ));
+        }
+    }
     patch.changed_by = by;
     Ok(svc.store.update_node(id, patch).await?)
 }
 
 /// Deletes a node with its edges and the pending conflicts it is the old side of; `by` is who
 /// does (its tombstone version records it).
-pub async fn delete(svc: &Services, id: Uuid, by: Option<&str>) -> Result<()> {
+pub async fn delete(svc: &Services, caller: &Caller, id: Uuid, by: Option<&str>) -> Result<()> {
+    get(svc, caller, id).await?;
     Ok(svc.store.delete_node(id, by).await?)
 }
 
 /// A page of nodes, newest first, or ranked by the full-text query's index tokens.
-pub async fn list(svc: &Services, query: NodeQuery) -> Result<Page<Node>> {
+pub async fn list(svc: &Services, caller: &Caller, mut query: NodeQuery) -> Result<Page<Node>> {
+    query.scopes = caller.visible();
     if query.tokens.as_ref().is_some_and(|t| t.is_empty()) {
         // Nothing searchable (only punctuation or stop words): nothing matches.
         return Ok(Page {

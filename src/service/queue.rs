@@ -4,6 +4,7 @@
 use uuid::Uuid;
 
 use crate::domain::FieldError;
+use crate::domain::access::Caller;
 use crate::domain::conflict::{CONFLICT_TYPES, Conflict, Detection, NewConflict};
 use crate::domain::node::MAX_BODY_BYTES;
 use crate::domain::time;
@@ -69,10 +70,11 @@ impl ManualConflict {
 /// a claimed key its reply ([`replies::conflict_queued`]) commits with it.
 pub async fn queue(
     svc: &Services,
+    caller: &Caller,
     m: ManualConflict,
     claim: Option<&Claim>,
 ) -> Result<(Conflict, bool)> {
-    let (conflict, created) = queue_in(svc, m, claim).await?;
+    let (conflict, created) = queue_in(svc, caller, m, claim).await?;
     if created {
         svc.notifier.bump();
     }
@@ -81,26 +83,26 @@ pub async fn queue(
 
 async fn queue_in(
     svc: &Services,
+    caller: &Caller,
     m: ManualConflict,
     claim: Option<&Claim>,
 ) -> Result<(Conflict, bool)> {
     m.validate().map_err(Error::Invalid)?;
     let store = &*svc.store;
-    let missing = |pointer: &str| {
-        let p = pointer.to_owned();
-        move |e: StoreError| match e {
-            StoreError::NotFound(_) => {
-                Error::Invalid(vec![FieldError::new(&p, "no node with this id exists")])
-            }
-            other => other.into(),
+    // A node of a scope the caller's key does not hold is answered as one that does not exist.
+    let seen = |pointer: &'static str, id: Uuid| async move {
+        match store.get_node(id).await {
+            Ok(n) if caller.holds(&n.scope) => Ok(n),
+            Ok(_) | Err(StoreError::NotFound(_)) => Err(Error::Invalid(vec![FieldError::new(
+                pointer,
+                "no node with this id exists",
+            )])),
+            Err(other) => Err(other.into()),
         }
     };
-    let old = store
-        .get_node(m.old_node_id)
-        .await
-        .map_err(missing("/old_node_id"))?;
+    let old = seen("/old_node_id", m.old_node_id).await?;
     let new = match m.new_node_id {
-        Some(id) => Some(store.get_node(id).await.map_err(missing("/new_node_id"))?),
+        Some(id) => Some(seen("/new_node_id", id).await?),
         None => None,
     };
     let now = time::now();
@@ -141,5 +143,12 @@ async fn queue_in(
             Err(e) => Err(e),
         },
     };
-    queued.map_err(missing("/old_node_id"))
+    queued.map_err(|e| match e {
+        // Deleted since it was read.
+        StoreError::NotFound(_) => Error::Invalid(vec![FieldError::new(
+            "/old_node_id",
+            "no node with this id exists",
+        )]),
+        other => other.into(),
+    })
 }

@@ -10,6 +10,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use crate::domain::access::Caller;
 use crate::domain::conflict::{Conflict, Status, found_and_suggested};
 use crate::domain::contradiction::index_tokens;
 use crate::domain::edge::{self, Direction};
@@ -20,6 +21,7 @@ use crate::domain::validate::{Errors, FieldError};
 use crate::domain::version;
 use crate::service::detect::credibility_table;
 use crate::service::report::{PairConflict, ReportSource, judge_pairs, search_active, source_of};
+use crate::service::scopes::sees_conflict;
 use crate::service::{Result, Services, nodes};
 use crate::store::{EdgeQuery, StoreError, StoreResult};
 
@@ -129,13 +131,13 @@ pub struct Recall {
 }
 
 /// Searches, then lists what the found memories disagree about.
-pub async fn recall(svc: &Services, q: RecallQuery) -> Result<Recall> {
+pub async fn recall(svc: &Services, caller: &Caller, q: RecallQuery) -> Result<Recall> {
     if let Some(at) = q.at {
-        return recall_at(svc, q, at).await;
+        return recall_at(svc, caller, q, at).await;
     }
     let store = &*svc.store;
-    let mut nodes = search_active(store, &q.query, &q.labels, q.limit).await?;
-    let (pending, others) = pending_among(svc, &nodes).await?;
+    let mut nodes = search_active(store, caller, &q.query, &q.labels, q.limit).await?;
+    let (pending, others) = pending_among(svc, caller, &nodes).await?;
     nodes.extend(others);
     let mut conflicts: Vec<RecallConflict> = pending
         .iter()
@@ -173,10 +175,15 @@ pub async fn recall(svc: &Services, q: RecallQuery) -> Result<Recall> {
 /// Recall as concord would have answered at `at.known` about what held at `at.valid`: the
 /// memories' texts and standing then ([`nodes::memories_at`]), the conflicts pending then, and
 /// detection among them.
-async fn recall_at(svc: &Services, q: RecallQuery, at: PointInTime) -> Result<Recall> {
+async fn recall_at(
+    svc: &Services,
+    caller: &Caller,
+    q: RecallQuery,
+    at: PointInTime,
+) -> Result<Recall> {
     let store = &*svc.store;
     let tokens = index_tokens("", &q.query);
-    let mut found = nodes::memories_at(svc, &tokens, &q.labels, q.limit, at).await?;
+    let mut found = nodes::memories_at(svc, caller, &tokens, &q.labels, q.limit, at).await?;
     // The conflicts that touched these memories, as they stood at `at.known`.
     let mut seen: HashSet<Uuid> = found.iter().map(|n| n.id).collect();
     let mut existing: HashSet<(Uuid, Uuid)> = HashSet::new();
@@ -185,7 +192,7 @@ async fn recall_at(svc: &Services, q: RecallQuery, at: PointInTime) -> Result<Re
     let mut visited = HashSet::new();
     for id in found.iter().map(|n| n.id).collect::<Vec<_>>() {
         for c in store.conflicts_of_node(id).await? {
-            if !visited.insert(c.id) || c.created_at > at.known {
+            if !visited.insert(c.id) || c.created_at > at.known || !sees_conflict(caller, &c) {
                 continue;
             }
             let (Some(old), Some(new)) = (c.old_node_id, c.new_node_id) else {
@@ -236,7 +243,11 @@ async fn recall_at(svc: &Services, q: RecallQuery, at: PointInTime) -> Result<Re
 /// Pending conflicts between two stored nodes where at least one is among `nodes`, and the
 /// other sides that `nodes` lacks. A conflict whose new side is only text has no second
 /// memory to cite and is left to the review queue.
-async fn pending_among(svc: &Services, nodes: &[Node]) -> StoreResult<(Vec<Conflict>, Vec<Node>)> {
+async fn pending_among(
+    svc: &Services,
+    caller: &Caller,
+    nodes: &[Node],
+) -> StoreResult<(Vec<Conflict>, Vec<Node>)> {
     let ids: BTreeSet<Uuid> = nodes
         .iter()
         .flat_map(|n| n.conflict_ids.iter().copied())
@@ -253,7 +264,7 @@ async fn pending_among(svc: &Services, nodes: &[Node]) -> StoreResult<(Vec<Confl
         let (Some(old), Some(new)) = (&c.old_node, &c.new_node) else {
             continue;
         };
-        if c.status != Status::Pending {
+        if c.status != Status::Pending || !sees_conflict(caller, &c) {
             continue;
         }
         for side in [old, new] {

@@ -6,6 +6,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use crate::domain::access::Caller;
 use crate::domain::conflict::Recommendation;
 use crate::domain::contradiction::{
     self, DetectConfig, Memory, Sensitivity, Verdict, index_tokens,
@@ -143,6 +144,7 @@ fn memory(n: &Node) -> Memory<'_> {
 /// with at least one of `labels` (any when empty), at most `limit`.
 pub(crate) async fn search_active(
     store: &dyn Store,
+    caller: &Caller,
     topic: &str,
     labels: &[String],
     limit: usize,
@@ -156,6 +158,7 @@ pub(crate) async fn search_active(
         .list_nodes(NodeQuery {
             tokens: Some(tokens),
             limit: 200,
+            scopes: caller.visible(),
             ..Default::default()
         })
         .await?
@@ -216,14 +219,14 @@ pub(crate) fn source_of(n: &Node) -> ReportSource {
 }
 
 /// Builds, stores and returns the report.
-pub async fn check_topic(svc: &Services, check: TopicCheck) -> Result<Report> {
+pub async fn check_topic(svc: &Services, caller: &Caller, check: TopicCheck) -> Result<Report> {
     let (store, base) = (&*svc.store, svc.detector.config());
     let mut nodes = match check.at {
-        None => search_active(store, &check.topic, &check.labels, check.limit).await?,
+        None => search_active(store, caller, &check.topic, &check.labels, check.limit).await?,
         // What was known then about what held then; a memory that did not hold is no source.
         Some(at) => {
             let tokens = index_tokens("", &check.topic);
-            memories_at(svc, &tokens, &check.labels, check.limit, at).await?
+            memories_at(svc, caller, &tokens, &check.labels, check.limit, at).await?
         }
     };
     // Oldest observation first, so sources and claims read in order.
@@ -271,18 +274,34 @@ pub async fn check_topic(svc: &Services, check: TopicCheck) -> Result<Report> {
             topic: report.topic.clone(),
             report: serde_json::to_value(&report)?,
             created_at: now,
+            scopes: Some(report_scopes(caller, &nodes)),
         })
         .await?;
     Ok(report)
 }
 
-/// Stored reports, newest first, as they were stored.
+/// The scopes a stored report is shown to keys of: those of the memories it drew on, or, when
+/// it drew on none, those of the key that asked (its topic is all it holds).
+fn report_scopes(caller: &Caller, nodes: &[Node]) -> String {
+    let scopes: std::collections::BTreeSet<&str> = nodes.iter().map(|n| n.scope.as_str()).collect();
+    if scopes.is_empty() {
+        caller.scopes.to_strings().join("\n")
+    } else {
+        scopes.into_iter().collect::<Vec<_>>().join("\n")
+    }
+}
+
+/// Stored reports the caller sees, newest first, as they were stored.
 pub async fn list(
     svc: &Services,
+    caller: &Caller,
     limit: usize,
     after: Option<Cursor>,
 ) -> Result<Page<serde_json::Value>> {
-    let page = svc.store.list_reports(limit, after).await?;
+    let page = svc
+        .store
+        .list_reports(limit, after, caller.visible().as_deref())
+        .await?;
     Ok(Page {
         items: page.items.into_iter().map(|r| r.report).collect(),
         next_cursor: page.next_cursor,

@@ -16,10 +16,12 @@ use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 use uuid::Uuid;
 
+use crate::domain::access::Caller;
 use crate::domain::node::Node;
 use crate::domain::sweep::{LEASE, NewSweep, Sweep, SweepFilter, SweepStatus};
 use crate::domain::time;
 use crate::service::detect::SweepDetection;
+use crate::service::scopes::{may_use_all, may_write, sees_sweep};
 use crate::service::{Error, Result, Services};
 use crate::store::{CandidateQuery, DetectedConflict, Store, SweepChunk};
 
@@ -36,7 +38,13 @@ const IDLE_LOOK: Duration = Duration::from_secs(10);
 
 /// Starts a sweep over the memories `filter` names; the server's sweeper runs it (or the
 /// caller, `concord sweep`). `Error::SweepRunning` when one runs already.
-pub async fn start(svc: &Services, filter: SweepFilter, by: Option<String>) -> Result<Sweep> {
+/// A key that does not hold every scope sweeps only a scope it holds.
+pub async fn start(svc: &Services, caller: &Caller, filter: SweepFilter) -> Result<Sweep> {
+    match &filter.scope {
+        Some(scope) => may_write(caller, scope)?,
+        None => may_use_all(caller)?,
+    }
+    let by = caller.writer();
     let store = &*svc.store;
     if let Some(running) = store.running_sweep().await? {
         return Err(Error::SweepRunning(running.id));
@@ -60,18 +68,28 @@ pub async fn start(svc: &Services, filter: SweepFilter, by: Option<String>) -> R
     Ok(store.get_sweep(new.id).await?)
 }
 
-pub async fn get(svc: &Services, id: Uuid) -> Result<Sweep> {
-    Ok(svc.store.get_sweep(id).await?)
+/// A sweep the caller sees ([`sees_sweep`]).
+pub async fn get(svc: &Services, caller: &Caller, id: Uuid) -> Result<Sweep> {
+    let sweep = svc.store.get_sweep(id).await?;
+    if sees_sweep(caller, &sweep) {
+        Ok(sweep)
+    } else {
+        Err(Error::NotFound("sweep"))
+    }
 }
 
-/// The newest sweeps, at most `limit`.
-pub async fn list(svc: &Services, limit: usize) -> Result<Vec<Sweep>> {
-    Ok(svc.store.list_sweeps(limit).await?)
+/// The newest sweeps the caller sees, at most `limit`.
+pub async fn list(svc: &Services, caller: &Caller, limit: usize) -> Result<Vec<Sweep>> {
+    Ok(svc
+        .store
+        .list_sweeps(limit, caller.visible().as_deref())
+        .await?)
 }
 
 /// Cancels a running sweep: its runner stops at its next record, and what it queued stays.
 /// A sweep that had ended is returned as it stands.
-pub async fn cancel(svc: &Services, id: Uuid) -> Result<Sweep> {
+pub async fn cancel(svc: &Services, caller: &Caller, id: Uuid) -> Result<Sweep> {
+    get(svc, caller, id).await?;
     let sweep = svc
         .store
         .finish_sweep(id, SweepStatus::Cancelled, None, None)

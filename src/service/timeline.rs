@@ -6,10 +6,11 @@ use std::collections::{HashSet, VecDeque};
 
 use uuid::Uuid;
 
+use crate::domain::access::Caller;
 use crate::domain::conflict::{Status, Strategy};
 use crate::domain::edge::{self, Direction};
 use crate::domain::timeline::{self, Entry, Replacement};
-use crate::service::{Result, Services};
+use crate::service::{Result, Services, nodes};
 use crate::store::{EdgeQuery, StoreError};
 
 /// At most this many memories in one timeline.
@@ -22,9 +23,12 @@ pub struct Timeline {
     pub summary: String,
 }
 
-pub async fn timeline(svc: &Services, id: Uuid) -> Result<Timeline> {
+/// The timeline of a memory the caller sees, through the memories it sees.
+pub async fn timeline(svc: &Services, caller: &Caller, id: Uuid) -> Result<Timeline> {
     let store = &*svc.store;
-    let mut nodes = vec![store.get_node(id).await?];
+    let mut nodes = vec![nodes::get(svc, caller, id).await?];
+    // Memories of scopes the caller does not hold: neither shown nor followed.
+    let mut hidden: HashSet<Uuid> = HashSet::new();
     let mut seen = HashSet::from([id]);
     let mut queue = VecDeque::from([id]);
     let mut replacements: Vec<Replacement> = Vec::new();
@@ -59,6 +63,9 @@ pub async fn timeline(svc: &Services, id: Uuid) -> Result<Timeline> {
                 };
                 if nodes.len() < MAX_ENTRIES && seen.insert(other) {
                     match store.get_node(other).await {
+                        Ok(n) if !caller.holds(&n.scope) => {
+                            hidden.insert(other);
+                        }
                         Ok(n) => {
                             nodes.push(n);
                             queue.push_back(other);
@@ -75,6 +82,7 @@ pub async fn timeline(svc: &Services, id: Uuid) -> Result<Timeline> {
             }
         }
     }
+    replacements.retain(|r| !hidden.contains(&r.loser) && !hidden.contains(&r.winner));
     for r in &mut replacements {
         decided_by(svc, r).await?;
     }

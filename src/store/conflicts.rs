@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use super::backend::{Backend, Cols, Conn, Id, Q, QueryExt, Sql, Ts};
 use super::rows::ts_key;
-use super::sql::conflict_columns;
+use super::sql::{conflict_columns, conflict_in_scopes, in_scopes};
 use super::{edges, history, locks, rows};
 use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
 use crate::domain::cursor::{Cursor, Page};
@@ -146,8 +146,9 @@ macro_rules! list_sql {
                and ($7 is null or c.resolved_by = $7 \
                     or (substr($7, length($7), 1) = '*' \
                         and substr(c.resolved_by, 1, length($7) - 1) = substr($7, 1, length($7) - 1))) \
-               and ($8 is null or coalesce(c.resolved_by like 'policy:%', false) = $8) \
-             order by c.created_at ",
+               and ($8 is null or coalesce(c.resolved_by like 'policy:%', false) = $8) and ",
+            conflict_in_scopes!("c", "$9"),
+            " order by c.created_at ",
             $dir,
             ", c.conflict_id ",
             $dir,
@@ -169,11 +170,14 @@ const LIST_NEWEST: &str = list_sql!("c.status = $1", "<", "desc");
 const LIST_ALL_OLDEST: &str = list_sql!("($1 is null or c.status = $1)", ">", "asc");
 const LIST_ALL_NEWEST: &str = list_sql!("($1 is null or c.status = $1)", "<", "desc");
 
-const PENDING_TOTAL: &str = "select count(*) as total from conflict_queue c \
+const PENDING_TOTAL: &str = concat!(
+    "select count(*) as total from conflict_queue c \
     where c.status = 'pending' \
     and ($1 is null or c.conflict_type = $1) \
     and ($2 is null or exists (select 1 from node_labels l where l.label = $2 \
-         and (l.node_id = c.old_node_id or l.node_id = c.new_node_id)))";
+         and (l.node_id = c.old_node_id or l.node_id = c.new_node_id))) and ",
+    conflict_in_scopes!("c", "$3")
+);
 
 pub async fn list<B: Backend>(store: &B, f: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)> {
     let mut conn = store.pool().acquire().await?;
@@ -192,12 +196,14 @@ pub async fn list<B: Backend>(store: &B, f: ConflictFilter) -> StoreResult<(Page
         .arg((f.limit + 1) as i64)
         .arg(&f.resolved_by)
         .arg(f.auto)
+        .arg(&f.scopes)
         .all(&mut conn)
         .await?;
     let conflicts = rows::conflicts::<B::Db>(&rows)?;
     let total = B::query(PENDING_TOTAL)
         .arg(&f.conflict_type)
         .arg(&f.label)
+        .arg(&f.scopes)
         .optional(&mut conn)
         .await?
         .ok_or(StoreError::Failed(Failure::Corrupt(
@@ -210,14 +216,16 @@ pub async fn list<B: Backend>(store: &B, f: ConflictFilter) -> StoreResult<(Page
     Ok((page, total))
 }
 
-pub async fn stats<B: Backend>(store: &B) -> StoreResult<ConflictStats> {
+const STATS: &str = concat!(
+    "select status, conflict_type, count(*) as n, min(created_at) as oldest \
+     from conflict_queue c where ",
+    conflict_in_scopes!("c", "$1"),
+    " group by status, conflict_type order by conflict_type"
+);
+
+pub async fn stats<B: Backend>(store: &B, scopes: Option<&str>) -> StoreResult<ConflictStats> {
     let mut conn = store.pool().acquire().await?;
-    let rows = B::query(
-        "select status, conflict_type, count(*) as n, min(created_at) as oldest \
-         from conflict_queue group by status, conflict_type order by conflict_type",
-    )
-    .all(&mut conn)
-    .await?;
+    let rows = B::query(STATS).arg(scopes).all(&mut conn).await?;
     let mut stats = ConflictStats {
         pending: 0,
         resolved: 0,
@@ -241,17 +249,24 @@ pub async fn stats<B: Backend>(store: &B) -> StoreResult<ConflictStats> {
     Ok(stats)
 }
 
-pub async fn sources<B: Backend>(store: &B) -> StoreResult<Vec<SourceStats>> {
-    source_rows::<B>(
-        store,
-        "with names as (select source from nodes where source is not null \
-                        union select source from sources) \
-         select names.source, coalesce(s.upheld, 0) as upheld, \
-                coalesce(s.contradicted, 0) as contradicted, \
-                (select count(*) from nodes n where n.source = names.source) as nodes \
-         from names left join sources s on s.source = names.source order by names.source",
-    )
-    .await
+/// Every source named by a node the caller sees (and, for a caller of every scope, every
+/// source with verdicts), with its node count in the caller's scopes.
+const SOURCES: &str = concat!(
+    "with names as (select source from nodes n where source is not null and ",
+    in_scopes!("n.scope", "$1"),
+    " union select source from sources where $1 is null) \
+     select names.source, coalesce(s.upheld, 0) as upheld, \
+            coalesce(s.contradicted, 0) as contradicted, \
+            (select count(*) from nodes n where n.source = names.source and ",
+    in_scopes!("n.scope", "$1"),
+    ") as nodes \
+     from names left join sources s on s.source = names.source order by names.source"
+);
+
+pub async fn sources<B: Backend>(store: &B, scopes: Option<&str>) -> StoreResult<Vec<SourceStats>> {
+    let mut conn = store.pool().acquire().await?;
+    let rows = B::query(SOURCES).arg(scopes).all(&mut conn).await?;
+    rows.iter().map(rows::source_stats::<B::Db>).collect()
 }
 
 pub async fn source_verdicts<B: Backend>(store: &B) -> StoreResult<Vec<SourceStats>> {
@@ -294,35 +309,43 @@ pub async fn count_verdict<B: Backend>(
 pub async fn save_report<B: Backend>(store: &B, r: StoredReport) -> StoreResult<()> {
     let mut tx = store.write().await?;
     B::query(
-        "insert into conflict_reports (report_id, topic, report, created_at, updated_at) \
-         values ($1, $2, $3, $4, $4)",
+        "insert into conflict_reports (report_id, topic, report, created_at, updated_at, scopes) \
+         values ($1, $2, $3, $4, $4, $5)",
     )
     .arg(Id(r.id))
     .arg(&r.topic)
     .arg(Json(&r.report))
     .arg(Ts(r.created_at))
+    .arg(&r.scopes)
     .run(&mut tx)
     .await?;
     B::commit(tx).await?;
     Ok(())
 }
 
+/// Reports newest first; a report is seen by callers that hold every scope it drew on (a
+/// report from before scopes were recorded, by callers of every scope).
+const LIST_REPORTS: &str = concat!(
+    "select report_id, topic, report, created_at, scopes from conflict_reports \
+     where ($1 is null or (created_at, report_id) < ($1, $2)) and ",
+    in_scopes!("coalesce(scopes, '*')", "$4"),
+    " order by created_at desc, report_id desc limit $3"
+);
+
 pub async fn list_reports<B: Backend>(
     store: &B,
     limit: usize,
     after: Option<Cursor>,
+    scopes: Option<&str>,
 ) -> StoreResult<Page<StoredReport>> {
     let mut conn = store.pool().acquire().await?;
-    let rows = B::query(
-        "select report_id, topic, report, created_at from conflict_reports \
-         where ($1 is null or (created_at, report_id) < ($1, $2)) \
-         order by created_at desc, report_id desc limit $3",
-    )
-    .arg(ts_key(after.as_ref())?)
-    .arg(after.as_ref().map(|c| Id(c.id)))
-    .arg((limit + 1) as i64)
-    .all(&mut conn)
-    .await?;
+    let rows = B::query(LIST_REPORTS)
+        .arg(ts_key(after.as_ref())?)
+        .arg(after.as_ref().map(|c| Id(c.id)))
+        .arg((limit + 1) as i64)
+        .arg(scopes)
+        .all(&mut conn)
+        .await?;
     let reports = rows
         .iter()
         .map(rows::report::<B::Db>)

@@ -122,6 +122,8 @@ pub struct NodeQuery {
     pub state: Option<NodeState>,
     pub limit: usize,
     pub after: Option<Cursor>,
+    /// The caller's scope patterns (`Caller::visible`); every scope when `None`.
+    pub scopes: Option<String>,
 }
 
 /// `GET /nodes` at a point in time: the memories that held then, as concord knew them.
@@ -135,6 +137,8 @@ pub struct KnownQuery {
     pub limit: usize,
     /// The last memory of the previous page.
     pub after: Option<Uuid>,
+    /// The caller's scope patterns (`Caller::visible`); every scope when `None`.
+    pub scopes: Option<String>,
 }
 
 /// `GET /nodes/{id}/edges` filters.
@@ -334,6 +338,9 @@ pub struct StoredReport {
     pub topic: String,
     pub report: serde_json::Value,
     pub created_at: Timestamp,
+    /// The scopes of the memories it drew on, one per line; with none, the scope patterns of
+    /// the key that asked for it. Who holds them all sees the report.
+    pub scopes: Option<String>,
 }
 
 /// One broken invariant found by [`Store::check`].
@@ -418,7 +425,8 @@ pub trait Store: Send + Sync + 'static {
     /// Every conflict with `node` on either side, whatever its status, oldest first.
     async fn conflicts_of_node(&self, node: Uuid) -> StoreResult<Vec<Conflict>>;
     async fn list_conflicts(&self, filter: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)>;
-    async fn conflict_stats(&self) -> StoreResult<ConflictStats>;
+    /// The queue's counters over the conflicts of `scopes` (`Caller::visible`).
+    async fn conflict_stats(&self, scopes: Option<&str>) -> StoreResult<ConflictStats>;
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution>;
     /// [`Store::resolve_conflict`] for a keyed request: its reply commits with it ([`Pending`]).
     async fn resolve_conflict_keyed<'a>(
@@ -435,7 +443,7 @@ pub trait Store: Send + Sync + 'static {
     /// Every change of a conflict, oldest first.
     async fn conflict_history(&self, id: Uuid) -> StoreResult<Vec<HistoryEntry>>;
 
-    async fn list_sources(&self) -> StoreResult<Vec<SourceStats>>;
+    async fn list_sources(&self, scopes: Option<&str>) -> StoreResult<Vec<SourceStats>>;
     /// Sources with at least one verdict, without node counts: cheap enough for every write.
     async fn source_verdicts(&self) -> StoreResult<Vec<SourceStats>>;
     async fn save_report(&self, report: StoredReport) -> StoreResult<()>;
@@ -443,12 +451,23 @@ pub trait Store: Send + Sync + 'static {
         &self,
         limit: usize,
         after: Option<Cursor>,
+        scopes: Option<&str>,
     ) -> StoreResult<Page<StoredReport>>;
 
     /// Pending conflicts with `seq > after`, oldest first, at most `max`.
-    async fn wake_batch(&self, after: i64, max: usize) -> StoreResult<WakeBatch>;
+    async fn wake_batch(
+        &self,
+        after: i64,
+        max: usize,
+        scopes: Option<&str>,
+    ) -> StoreResult<WakeBatch>;
     /// Events with an id above `after`, oldest first, at most `limit`.
-    async fn events_after(&self, after: i64, limit: usize) -> StoreResult<Vec<Event>>;
+    async fn events_after(
+        &self,
+        after: i64,
+        limit: usize,
+        scopes: Option<&str>,
+    ) -> StoreResult<Vec<Event>>;
     /// Delivers commits made by other processes to `notifier` from now on (PostgreSQL
     /// LISTEN/NOTIFY). SQLite has no such channel: one process serves one database file.
     async fn listen(&self, notifier: std::sync::Arc<notify::Notifier>) -> StoreResult<()>;
@@ -492,7 +511,7 @@ pub trait Store: Send + Sync + 'static {
     /// The running sweep, if any.
     async fn running_sweep(&self) -> StoreResult<Option<Sweep>>;
     /// The newest sweeps, at most `limit`.
-    async fn list_sweeps(&self, limit: usize) -> StoreResult<Vec<Sweep>>;
+    async fn list_sweeps(&self, limit: usize, scopes: Option<&str>) -> StoreResult<Vec<Sweep>>;
     /// Takes the running sweep for `owner` until `until`, when its lease is free, expired or
     /// `owner`'s already, or whatever its lease when `take_over` says its holder is gone.
     async fn claim_sweep(
@@ -752,8 +771,8 @@ impl<B: Backend> Store for B {
         conflicts::list(self, filter).await
     }
 
-    async fn conflict_stats(&self) -> StoreResult<ConflictStats> {
-        conflicts::stats(self).await
+    async fn conflict_stats(&self, scopes: Option<&str>) -> StoreResult<ConflictStats> {
+        conflicts::stats(self, scopes).await
     }
 
     async fn resolve_conflict(&self, request: Resolve) -> StoreResult<Resolution> {
@@ -788,8 +807,8 @@ impl<B: Backend> Store for B {
         history::list(self, id).await
     }
 
-    async fn list_sources(&self) -> StoreResult<Vec<SourceStats>> {
-        conflicts::sources(self).await
+    async fn list_sources(&self, scopes: Option<&str>) -> StoreResult<Vec<SourceStats>> {
+        conflicts::sources(self, scopes).await
     }
 
     async fn source_verdicts(&self) -> StoreResult<Vec<SourceStats>> {
@@ -804,16 +823,27 @@ impl<B: Backend> Store for B {
         &self,
         limit: usize,
         after: Option<Cursor>,
+        scopes: Option<&str>,
     ) -> StoreResult<Page<StoredReport>> {
-        conflicts::list_reports(self, limit, after).await
+        conflicts::list_reports(self, limit, after, scopes).await
     }
 
-    async fn wake_batch(&self, after: i64, max: usize) -> StoreResult<WakeBatch> {
-        wake::batch(self, after, max).await
+    async fn wake_batch(
+        &self,
+        after: i64,
+        max: usize,
+        scopes: Option<&str>,
+    ) -> StoreResult<WakeBatch> {
+        wake::batch(self, after, max, scopes).await
     }
 
-    async fn events_after(&self, after: i64, limit: usize) -> StoreResult<Vec<Event>> {
-        wake::events_after(self, after, limit).await
+    async fn events_after(
+        &self,
+        after: i64,
+        limit: usize,
+        scopes: Option<&str>,
+    ) -> StoreResult<Vec<Event>> {
+        wake::events_after(self, after, limit, scopes).await
     }
 
     async fn sweep_extent(&self, filter: &SweepFilter) -> StoreResult<(Option<Uuid>, i64)> {
@@ -832,8 +862,8 @@ impl<B: Backend> Store for B {
         sweeps::running(self).await
     }
 
-    async fn list_sweeps(&self, limit: usize) -> StoreResult<Vec<Sweep>> {
-        sweeps::list(self, limit).await
+    async fn list_sweeps(&self, limit: usize, scopes: Option<&str>) -> StoreResult<Vec<Sweep>> {
+        sweeps::list(self, limit, scopes).await
     }
 
     async fn claim_sweep(

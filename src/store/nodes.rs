@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use super::backend::{Backend, Cols, Conn, Id, Ids, Q, QueryExt, Row, Texts, Ts};
 use super::rows;
-use super::sql::node_columns;
+use super::sql::{in_scopes, node_columns};
 use crate::domain::FieldError;
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::node::{self as dn, NewNode, Node};
@@ -265,8 +265,9 @@ const LIST_NEWEST: &str = concat!(
     " from nodes n where n.state = $1 \
       and ($2 is null or n.memory_type = $2) \
       and ($3 is null or exists (select 1 from node_labels l where l.label = $3 and l.node_id = n.node_id)) \
-      and ($4 is null or (n.created_at, n.node_id) < ($4, $5)) \
-     order by n.created_at desc, n.node_id desc limit $6"
+      and ($4 is null or (n.created_at, n.node_id) < ($4, $5)) and ",
+    in_scopes!("n.scope", "$7"),
+    " order by n.created_at desc, n.node_id desc limit $6"
 );
 
 /// A cursor's key that is not of this list is the client's error, not a fault.
@@ -303,7 +304,8 @@ pub async fn list<B: Backend>(store: &B, q: NodeQuery) -> StoreResult<Page<Node>
     let query = match &q.tokens {
         Some(tokens) => query.arg(B::text_query(tokens, true)),
         None => query,
-    };
+    }
+    .arg(&q.scopes);
     let rows = query.all(&mut conn).await?;
     let mut keyed = Vec::with_capacity(rows.len());
     for row in &rows {

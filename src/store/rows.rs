@@ -344,6 +344,7 @@ pub fn report<D: Sql>(row: &D::Row) -> StoreResult<StoredReport> {
         topic: c.get("topic")?,
         report: c.json("report")?,
         created_at: c.ts("created_at")?,
+        scopes: c.get("scopes")?,
     })
 }
 

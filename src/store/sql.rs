@@ -195,11 +195,56 @@ macro_rules! list_known {
                and ($4 is null or memory_type = $4) \
                and ($5 is null or ",
             $label_in_labels,
-            ") order by node_id desc limit $7"
+            ") and ",
+            $crate::store::sql::in_scopes!("scope", "$8"),
+            " order by node_id desc limit $7"
         )
     };
 }
 pub(crate) use list_known;
+
+/// The scope filter of a read (`domain::access::in_scopes`): `$param` holds the caller's
+/// scope patterns (`Caller::visible`), null for a caller that holds every scope, and `$col`
+/// the scope (or newline-separated scopes) of the row.
+macro_rules! in_scopes {
+    ($col:literal, $param:literal) => {
+        concat!(
+            "(",
+            $param,
+            " is null or concord_in_scopes(",
+            $col,
+            ", ",
+            $param,
+            "))"
+        )
+    };
+}
+pub(crate) use in_scopes;
+
+/// The scope filter of a conflict row `$c`: both of its nodes that still exist are in the
+/// caller's scopes (`$param`, as for [`in_scopes`]), and one does.
+macro_rules! conflict_in_scopes {
+    ($c:literal, $param:literal) => {
+        concat!(
+            "(",
+            $param,
+            " is null or (concord_in_scopes((select x.scope from nodes x where x.node_id = ",
+            $c,
+            ".old_node_id), ",
+            $param,
+            ") and concord_in_scopes((select x.scope from nodes x where x.node_id = ",
+            $c,
+            ".new_node_id), ",
+            $param,
+            ") and coalesce(",
+            $c,
+            ".old_node_id, ",
+            $c,
+            ".new_node_id) is not null))"
+        )
+    };
+}
+pub(crate) use conflict_in_scopes;
 
 /// A scope's newest active nodes of one memory type (`$1` of them), through the index on
 /// `(scope, memory_type, state, created_at)`: the candidates of a short new memory that may

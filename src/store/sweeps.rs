@@ -6,7 +6,7 @@
 use uuid::Uuid;
 
 use super::backend::{Backend, Cols, Conn, Id, QueryExt, Row, Ts};
-use super::sql::node_columns;
+use super::sql::{in_scopes, node_columns};
 use super::{conflicts, rows};
 use crate::domain::node::{self as dn, Node};
 use crate::domain::sweep::{NewSweep, Sweep, SweepFilter, SweepStatus};
@@ -126,14 +126,23 @@ pub async fn running<B: Backend>(store: &B) -> StoreResult<Option<Sweep>> {
 }
 
 /// The newest sweeps, at most `limit`.
-pub async fn list<B: Backend>(store: &B, limit: usize) -> StoreResult<Vec<Sweep>> {
+/// The newest sweeps the caller sees (`scopes`): one of a scope it holds; one of every scope
+/// only when it holds every scope.
+pub async fn list<B: Backend>(
+    store: &B,
+    limit: usize,
+    scopes: Option<&str>,
+) -> StoreResult<Vec<Sweep>> {
     let mut conn = store.pool().acquire().await?;
     let rows = B::query(concat!(
         "select ",
         columns!(),
-        " from sweeps order by created_at desc, sweep_id desc limit $1"
+        " from sweeps where ",
+        in_scopes!("coalesce(scope, '*')", "$2"),
+        " order by created_at desc, sweep_id desc limit $1"
     ))
     .arg(limit as i64)
+    .arg(scopes)
     .all(&mut conn)
     .await?;
     rows.iter().map(sweep_of::<B>).collect()

@@ -59,6 +59,7 @@ pub async fn list_known<B: Backend>(store: &B, q: KnownQuery) -> StoreResult<Pag
         .arg(q.label)
         .arg(q.after.map(Id))
         .arg((q.limit + 1) as i64)
+        .arg(q.scopes)
         .all(&mut conn)
         .await?;
     let nodes = found

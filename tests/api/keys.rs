@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::support::{Reply, TestApp};
 
-const ROOT: &str = "root-key";
+pub(crate) const ROOT: &str = "root-key";
 
 crate::on_both_databases!(
     keys_are_made_listed_and_revoked_by_an_admin,
@@ -26,13 +26,13 @@ crate::on_both_databases!(
 );
 
 /// The same database behind a router with one configured (admin) key.
-fn with_root(app: &TestApp) -> TestApp {
+pub(crate) fn with_root(app: &TestApp) -> TestApp {
     let mut settings = concord::config::Settings::for_database("test");
     settings.api_keys = vec![concord::config::Secret(ROOT.into())];
     app.reconfigured(settings)
 }
 
-async fn call(
+pub(crate) async fn call(
     app: &TestApp,
     method: Method,
     uri: &str,
@@ -69,7 +69,7 @@ async fn call_from(
 }
 
 /// Makes a key with the root key; returns it.
-async fn make_key(app: &TestApp, name: &str, role: &str, scopes: &[&str]) -> String {
+pub(crate) async fn make_key(app: &TestApp, name: &str, role: &str, scopes: &[&str]) -> String {
     let r = call(
         app,
         Method::POST,
@@ -307,7 +307,13 @@ async fn each_role_may_call_exactly_its_operations(app: TestApp) {
 }
 
 /// A `tools/call` of an initialized MCP session with `key`; the JSON-RPC reply.
-async fn mcp_tool(app: &TestApp, key: &str, tool: &str, arguments: Value) -> Value {
+pub(crate) async fn mcp_tool(app: &TestApp, key: &str, tool: &str, arguments: Value) -> Value {
+    let params = json!({"name": tool, "arguments": arguments});
+    mcp_call(app, key, "tools/call", params).await
+}
+
+/// A JSON-RPC request `method` of an initialized MCP session with `key`; the reply.
+pub(crate) async fn mcp_call(app: &TestApp, key: &str, method: &str, params: Value) -> Value {
     let post = |body: Value, session: Option<&str>| {
         let mut req = Request::post("/mcp")
             .header(header::HOST, "127.0.0.1:8080")
@@ -328,8 +334,7 @@ async fn mcp_tool(app: &TestApp, key: &str, tool: &str, arguments: Value) -> Val
     let session = r.headers["mcp-session-id"].to_str().unwrap().to_owned();
     let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
     app.send(post(done, Some(&session))).await;
-    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": tool, "arguments": arguments}});
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": method, "params": params});
     let r = app.send(post(call, Some(&session))).await;
     r.assert_status(StatusCode::OK);
     // Closed, so the session does not outlive the test's database.

@@ -31,6 +31,7 @@ mod reports;
 mod resolve;
 mod revert;
 mod review;
+mod scopes;
 mod sources;
 mod sweeps;
 mod templated;

@@ -102,7 +102,7 @@ async fn a_revert_replies_with_its_actions_and_the_conflict_is_pending_again(app
         .await
         .json();
     assert_eq!(edges["items"], json!([]));
-    let events = app.store.events_after(0, 100).await.unwrap();
+    let events = app.store.events_after(0, 100, None).await.unwrap();
     let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
     assert_eq!(
         kinds,

@@ -386,6 +386,29 @@ def test_the_key_prompt_guards_the_console_when_keys_are_set(make_page, keyed_se
     assert Api(keyed_server.base).call("GET", "/conflicts").status == 401
 
 
+def test_a_reader_key_reads_the_queue_without_decision_buttons(make_page, keyed_server):
+    # Arrange: a reader key and a conflict.
+    page = make_page(keyed_server.base).page
+    admin = Api(keyed_server.base, key=API_KEY)
+    label = f"r{uuid.uuid4().hex[:8]}"
+    reader = admin.post("/keys", {"name": f"reader-{label}", "role": "reader", "scopes": ["*"]})["key"]
+    admin.conflict(label, "The timeout is 5 s", "The timeout is 9 s", title=f"Read {label}")
+
+    # Act: sign in with it and open the conflict.
+    page.goto(f"{keyed_server.base}/review?label={label}")
+    page.get_by_label("Key", exact=True).fill(reader)
+    page.keyboard.press("Enter")
+    open_item(page, f"Read {label}")
+
+    # Assert: the console names the key and its role, and offers no decision.
+    expect(page.locator("#signed-in")).to_have_text(f"Key reader-{label}: reader of *")
+    expect(page.locator("#read-only")).to_contain_text("may read the queue but not resolve")
+    expect(page.get_by_role("button", name=re.compile("New is current"))).to_have_count(0)
+    page.keyboard.press("1")
+    page.wait_for_timeout(300)
+    assert admin.get(f"/conflicts?label={label}")["items"][0]["status"] == "pending"
+
+
 def test_help_lists_the_keys(page, server, label):
     goto_queue(page, server.base, label)
     page.keyboard.press("?")

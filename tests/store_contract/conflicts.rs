@@ -233,7 +233,7 @@ pub async fn conflicts_are_listed_with_filters_order_pagination_and_full_bodies(
 
 pub async fn stats_count_pending_and_resolved_conflicts_by_type(store: &dyn Store) {
     // Arrange
-    let empty = store.conflict_stats().await.unwrap();
+    let empty = store.conflict_stats(None).await.unwrap();
     let old = node(store, "Size", "10").await;
     let a = node(store, "Size", "20").await;
     let b = node(store, "Size", "30").await;
@@ -244,7 +244,7 @@ pub async fn stats_count_pending_and_resolved_conflicts_by_type(store: &dyn Stor
 
     // Act
     resolve(store, first, "keep_both").await.unwrap();
-    let stats = store.conflict_stats().await.unwrap();
+    let stats = store.conflict_stats(None).await.unwrap();
 
     // Assert
     assert_eq!(
@@ -265,6 +265,7 @@ pub async fn reports_are_listed_newest_first_with_pagination(store: &dyn Store) 
             topic: format!("topic {i}"),
             report: serde_json::json!({"topic": format!("topic {i}"), "sources_analyzed": i}),
             created_at: time::now(),
+            scopes: Some("default".to_owned()),
         };
         store.save_report(report.clone()).await.unwrap();
         saved.push(report);
@@ -272,9 +273,9 @@ pub async fn reports_are_listed_newest_first_with_pagination(store: &dyn Store) 
     saved.sort_by_key(|r| std::cmp::Reverse((r.created_at, r.id)));
 
     // Act
-    let first = store.list_reports(2, None).await.unwrap();
+    let first = store.list_reports(2, None, None).await.unwrap();
     let rest = store
-        .list_reports(2, first.next_cursor.clone())
+        .list_reports(2, first.next_cursor.clone(), None)
         .await
         .unwrap();
 

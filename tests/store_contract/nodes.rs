@@ -533,7 +533,7 @@ pub async fn concurrent_writes_with_conflicts_queue_each_once_with_its_history_e
         ..Default::default()
     };
     store.update_node(retired.id, archive).await.unwrap();
-    let events_before = store.events_after(0, 1000).await.unwrap().len();
+    let events_before = store.events_after(0, 1000, None).await.unwrap().len();
     let mut writes = Vec::new();
     for i in 0..12 {
         let new = new_node(input("Port", &format!("The port is {}", 9000 + i)));
@@ -630,7 +630,7 @@ pub async fn concurrent_writes_with_conflicts_queue_each_once_with_its_history_e
     assert_eq!(pending(port.id), port_conflicts);
     assert_eq!(pending(owner.id), owner_conflicts);
     assert_eq!(pending(retired.id), 0);
-    let events = store.events_after(0, 1000).await.unwrap();
+    let events = store.events_after(0, 1000, None).await.unwrap();
     assert_eq!(
         events.len() - events_before,
         port_conflicts + owner_conflicts,

@@ -148,7 +148,7 @@ pub async fn verdicts_count_for_the_sources_of_both_sides(store: &dyn Store) {
     // Act
     resolve(store, first, "old_is_current").await.unwrap();
     resolve(store, second, "keep_both").await.unwrap();
-    let sources = store.list_sources().await.unwrap();
+    let sources = store.list_sources(None).await.unwrap();
 
     // Assert
     let row = |name: &str| {
@@ -324,7 +324,7 @@ pub async fn thirty_two_concurrent_resolutions_of_one_conflict_execute_exactly_o
         Strategy::Merge => assert_eq!(body.matches("--- Merged").count(), 1),
     }
     let counted: i64 = store
-        .list_sources()
+        .list_sources(None)
         .await
         .unwrap()
         .iter()

@@ -394,7 +394,7 @@ pub async fn verdicts_counted_since_stay_when_a_resolution_is_reverted(store: &d
     revert(store, ids[0]).await.unwrap();
 
     // Assert: the second one's verdicts remain.
-    let sources = store.list_sources().await.unwrap();
+    let sources = store.list_sources(None).await.unwrap();
     let counts: Vec<_> = sources
         .iter()
         .map(|s| (s.source.as_str(), s.upheld, s.contradicted))

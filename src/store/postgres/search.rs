@@ -27,7 +27,10 @@ pub const LIST_RANKED: &str = concat!(
     ", ts_rank(n.search_tsv, to_tsquery('simple', $7))::float8 as score from nodes n \
       where n.search_tsv @@ to_tsquery('simple', $7) and n.state = $1 \
       and ($2::text is null or n.memory_type = $2) \
-      and ($3::text is null or exists (select 1 from node_labels l where l.label = $3 and l.node_id = n.node_id))) r \
+      and ($3::text is null or exists (select 1 from node_labels l where l.label = $3 and l.node_id = n.node_id)) \
+      and ",
+    crate::store::sql::in_scopes!("n.scope", "$8"),
+    ") r \
      where ($4::float8 is null or r.score < $4 or (r.score = $4 and r.node_id > $5)) \
      order by r.score desc, r.node_id limit $6"
 );

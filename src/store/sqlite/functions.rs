@@ -33,6 +33,15 @@ pub const WALK: &str = "concord_walk";
 /// `rowid term term…` comma-separated). Over no rows, no hits.
 pub const HITS: &str = "concord_hits";
 
+/// `concord_in_scopes(scopes, patterns)`: 1 when the caller's scope patterns hold every
+/// scope of the row (`domain::access::in_scopes`), else 0; the scope filter of every read.
+pub const IN_SCOPES: &str = "concord_in_scopes";
+
+fn in_scopes(args: &[Arg]) -> Result<Out, String> {
+    let held = crate::domain::access::in_scopes(args[0].text_or_null()?, args[1].text_or_null()?);
+    Ok(Out::Int(held as i64))
+}
+
 fn rarest(args: &[Arg]) -> Result<Out, String> {
     let stats: Vec<(String, i64)> = json(args[0].text()?)?;
     let names: Vec<String> = json(args[1].text()?)?;
@@ -258,7 +267,8 @@ fn json<'a, T: serde::Deserialize<'a>>(text: &'a str) -> Result<T, String> {
 /// # Safety
 /// `db` must be an open connection that no other thread uses during the call.
 pub unsafe fn register(db: *mut ffi::sqlite3) -> c_int {
-    let functions: [(&str, c_int, Entry); 4] = [
+    let functions: [(&str, c_int, Entry); 5] = [
+        (IN_SCOPES, 2, Entry::Scalar(in_scopes)),
         (RAREST, 2, Entry::Scalar(rarest)),
         (WALK, 1, Entry::Aggregate(step::<Walk>, finish::<Walk>)),
         (HITS, 6, Entry::Aggregate(step::<Hits>, finish::<Hits>)),
@@ -305,6 +315,7 @@ enum Entry {
 
 /// A function's result.
 enum Out {
+    Int(i64),
     Text(String),
     Blob(Vec<u8>),
 }
@@ -494,6 +505,7 @@ unsafe fn set_result(ctx: *mut ffi::sqlite3_context, out: Result<Out, String>) {
     // SAFETY: the caller's promise; SQLite copies the value (`SQLITE_TRANSIENT`).
     unsafe {
         match out {
+            Ok(Out::Int(n)) => ffi::sqlite3_result_int64(ctx, n),
             Ok(Out::Text(text)) => ffi::sqlite3_result_text(
                 ctx,
                 text.as_ptr().cast(),

@@ -269,8 +269,14 @@ impl SqliteStore {
         Ok(turn)
     }
 
-    /// Wraps a pool whose database is already migrated (tests).
+    /// Wraps a pool whose database is already migrated (tests). Its connections were opened
+    /// without concord's SQL functions: every connection this process opens from now on gets
+    /// them, and the pool's idle ones are closed, so that the next are opened with them.
     pub fn from_pool(pool: SqlitePool) -> Self {
+        functions_on_every_new_connection();
+        while let Some(idle) = pool.try_acquire() {
+            drop(idle.detach());
+        }
         let writer = Arc::default();
         release_on_close(&pool, &writer);
         Self {
@@ -314,6 +320,30 @@ async fn configure(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
         stable_plans(db)?;
         functions_on(db)
     }
+}
+
+/// Makes SQLite register concord's functions on each connection this process opens from now
+/// on, wherever it is opened (a test's pool has no `configure` step).
+fn functions_on_every_new_connection() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    unsafe extern "C" fn entry(
+        db: *mut libsqlite3_sys::sqlite3,
+        _: *mut *mut std::ffi::c_char,
+        _: *const libsqlite3_sys::sqlite3_api_routines,
+    ) -> std::ffi::c_int {
+        // SAFETY: SQLite calls this on the connection it is opening, before anyone uses it.
+        unsafe { functions::register(db) }
+    }
+    ONCE.call_once(|| {
+        // SAFETY: `entry` is a valid entry point for the life of the process.
+        let rc = unsafe { libsqlite3_sys::sqlite3_auto_extension(Some(entry)) };
+        if rc != libsqlite3_sys::SQLITE_OK {
+            tracing::error!(
+                code = rc,
+                "registering concord's SQL functions for new connections failed"
+            );
+        }
+    });
 }
 
 /// Registers the candidate search's functions on a connection opened elsewhere (a test's

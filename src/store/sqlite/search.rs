@@ -26,8 +26,10 @@ pub const LIST_RANKED: &str = concat!(
     ", hits.score as score from hits join nodes n on n.rowid = hits.rowid \
       where n.state = $1 \
       and ($2 is null or n.memory_type = $2) \
-      and ($3 is null or exists (select 1 from node_labels l where l.label = $3 and l.node_id = n.node_id))) \
-     where ($4 is null or (score, node_id) > ($4, $5)) \
+      and ($3 is null or exists (select 1 from node_labels l where l.label = $3 and l.node_id = n.node_id)) \
+      and ",
+    crate::store::sql::in_scopes!("n.scope", "$8"),
+    ") where ($4 is null or (score, node_id) > ($4, $5)) \
      order by score, node_id limit $6"
 );
 

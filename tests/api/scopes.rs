@@ -1,0 +1,811 @@
+//! Scopes (issue 36): a key reads and changes only the scopes it holds. The isolation test is
+//! generated from the OpenAPI document and MCP's tool table: every operation and every tool is
+//! called with a key of each role holding scope A, on data seeded in scope A and in scope B,
+//! and no response (body or header) or event of a scope-A key may carry anything of scope B:
+//! its texts (each carries a canary word) or its ids. Calls a role may not make are 403
+//! `role-forbidden`; an id of scope B answers exactly as an id that does not exist; a write
+//! into scope B is 403 `scope-forbidden`. An operation without a case here fails the test.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode, header};
+use concord::domain::access::Role;
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+use crate::keys::{ROOT, call, make_key, mcp_call, with_root};
+use crate::support::{Reply, TestApp};
+
+crate::on_both_databases!(
+    no_operation_or_tool_shows_a_key_anything_of_a_scope_it_does_not_hold,
+    the_same_contradiction_in_two_scopes_queues_no_conflict_across_them,
+    a_write_without_a_scope_goes_to_the_keys_only_scope_and_me_names_the_key,
+);
+
+const A: &str = "team-a";
+const B: &str = "team-b";
+const A_CANARY: &str = "zuluhotelalpha";
+const B_CANARY: &str = "zuluhotelbravo";
+
+/// What one scope holds: memories, a pending and a resolved conflict, a report and a sweep.
+struct Seeded {
+    node: String,
+    other: String,
+    pending: String,
+    resolved: String,
+    /// The memory that won the resolved conflict (it has a timeline).
+    winner: String,
+    sweep: String,
+    /// Every id of the scope and its canary: none may reach a key of another scope.
+    marks: Vec<String>,
+}
+
+/// A call with the root key (admin of every scope) that must succeed; its JSON.
+async fn root(app: &TestApp, method: Method, uri: &str, body: Option<Value>) -> Value {
+    let r = call(app, method.clone(), uri, Some(ROOT), body).await;
+    assert!(
+        r.status.is_success(),
+        "{method} {uri}: {} {}",
+        r.status,
+        r.text
+    );
+    r.json()
+}
+
+async fn node_in(app: &TestApp, scope: &str, canary: &str, text: &str) -> String {
+    let n = root(
+        app,
+        Method::POST,
+        "/nodes?detect=false",
+        Some(
+            json!({"title": format!("Region {canary}"), "body": format!("{text} ({canary})"),
+            "scope": scope, "source": format!("src-{canary}"), "labels": [canary]}),
+        ),
+    )
+    .await;
+    n["node"]["id"].as_str().unwrap().to_owned()
+}
+
+/// A pending conflict between two new memories of `scope`: (conflict, old, new).
+async fn pending_in(app: &TestApp, scope: &str, canary: &str) -> (String, String, String) {
+    let old = node_in(app, scope, canary, "The region is eu-west-1").await;
+    let new = node_in(app, scope, canary, "The region is us-east-1").await;
+    let c = root(
+        app,
+        Method::POST,
+        "/conflicts",
+        Some(json!({"old_node_id": old, "new_node_id": new})),
+    )
+    .await;
+    (c["id"].as_str().unwrap().to_owned(), old, new)
+}
+
+/// A conflict of `scope` resolved with `new_is_current`: (conflict, old, new).
+async fn resolved_in(app: &TestApp, scope: &str, canary: &str) -> (String, String, String) {
+    let (c, old, new) = pending_in(app, scope, canary).await;
+    root(
+        app,
+        Method::POST,
+        &format!("/conflicts/{c}/resolve"),
+        Some(json!({"resolution": "new_is_current"})),
+    )
+    .await;
+    (c, old, new)
+}
+
+async fn seed(app: &TestApp, sweeping: &TestApp, scope: &str, canary: &str) -> Seeded {
+    let node = node_in(app, scope, canary, "The cache TTL is 30 seconds").await;
+    let other = node_in(app, scope, canary, "The cache lives in Redis").await;
+    let edge = root(
+        app,
+        Method::POST,
+        "/edges",
+        Some(json!({"source_id": node, "target_id": other, "kind": "relates_to"})),
+    )
+    .await;
+    let (pending, p_old, p_new) = pending_in(app, scope, canary).await;
+    let (resolved, r_old, winner) = resolved_in(app, scope, canary).await;
+    let report = root(
+        app,
+        Method::POST,
+        "/conflicts/check",
+        Some(json!({"topic": canary})),
+    )
+    .await;
+    let sweep = root(
+        sweeping,
+        Method::POST,
+        "/sweeps",
+        Some(json!({"scope": scope})),
+    )
+    .await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for _ in 0..500 {
+        let s = root(sweeping, Method::GET, &format!("/sweeps/{sweep}"), None).await;
+        if s["status"] != "running" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let mut marks = vec![canary.to_owned(), report["id"].as_str().unwrap().to_owned()];
+    marks.extend(
+        [
+            &node, &other, &pending, &p_old, &p_new, &resolved, &r_old, &winner, &sweep,
+        ]
+        .map(|s| s.to_string()),
+    );
+    marks.push(edge["id"].as_str().unwrap().to_owned());
+    Seeded {
+        node,
+        other,
+        pending,
+        resolved,
+        winner,
+        sweep,
+        marks,
+    }
+}
+
+/// What a call must answer.
+#[derive(Debug, Clone)]
+enum Expect {
+    Success,
+    Problem(StatusCode, &'static str),
+}
+
+/// One call of an operation. `hidden`: the id of scope B it names, whose answer must be the
+/// same as for an id that does not exist.
+struct Case {
+    uri: String,
+    body: Option<Value>,
+    expect: Expect,
+    hidden: Option<String>,
+}
+
+fn own(uri: impl Into<String>, body: Option<Value>) -> Case {
+    Case {
+        uri: uri.into(),
+        body,
+        expect: Expect::Success,
+        hidden: None,
+    }
+}
+
+fn unseen(uri: impl Into<String>, body: Option<Value>, id: &str, status: StatusCode) -> Case {
+    let kind = if status == StatusCode::NOT_FOUND {
+        "/problems/not-found"
+    } else {
+        "/problems/validation"
+    };
+    Case {
+        uri: uri.into(),
+        body,
+        expect: Expect::Problem(status, kind),
+        hidden: Some(id.to_owned()),
+    }
+}
+
+fn forbidden_scope(uri: impl Into<String>, body: Option<Value>) -> Case {
+    Case {
+        uri: uri.into(),
+        body,
+        expect: Expect::Problem(StatusCode::FORBIDDEN, "/problems/scope-forbidden"),
+        hidden: None,
+    }
+}
+
+/// The calls that exercise `method path` for a scope-A key; fresh memories and conflicts of
+/// scope A for the calls that change them.
+async fn cases(app: &TestApp, method: &str, path: &str, a: &Seeded, b: &Seeded) -> Vec<Case> {
+    let fact = |scope: Option<&str>| {
+        let mut v = json!({"title": "Port", "body": "The port is 8080"});
+        if let Some(s) = scope {
+            v["scope"] = json!(s);
+        }
+        Some(v)
+    };
+    let fresh = || node_in(app, A, A_CANARY, "The queue holds 10 jobs");
+    match (method, path) {
+        ("GET", "/healthz") | ("GET", "/readyz") | ("GET", "/metrics") => vec![own(path, None)],
+        ("GET", "/nodes") => vec![
+            own("/nodes", None),
+            own("/nodes?q=region", None),
+            own(format!("/nodes?q={B_CANARY}"), None),
+            own("/nodes?state=dormant", None),
+            own(format!("/nodes?known_at={}", chrono_now(app).await), None),
+        ],
+        ("POST", "/nodes") => vec![
+            own("/nodes", fact(Some(A))),
+            own("/nodes", fact(None)),
+            forbidden_scope("/nodes", fact(Some(B))),
+        ],
+        ("POST", "/nodes/batch") => vec![
+            own("/nodes/batch", Some(json!({"nodes": [fact(Some(A))]}))),
+            forbidden_scope("/nodes/batch", Some(json!({"nodes": [fact(Some(B))]}))),
+            unseen(
+                "/nodes/batch",
+                Some(
+                    json!({"nodes": [{"ref": "x", "title": "Port", "body": "The port is 80"}],
+                    "edges": [{"source": "x", "target": b.node, "kind": "relates_to"}]}),
+                ),
+                &b.node,
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+        ],
+        ("GET", "/nodes/{id}") => vec![
+            own(format!("/nodes/{}", a.node), None),
+            unseen(
+                format!("/nodes/{}", b.node),
+                None,
+                &b.node,
+                StatusCode::NOT_FOUND,
+            ),
+            unseen(
+                format!("/nodes/{}?known_at={}", b.node, chrono_now(app).await),
+                None,
+                &b.node,
+                StatusCode::NOT_FOUND,
+            ),
+        ],
+        ("PATCH", "/nodes/{id}") => vec![
+            own(
+                format!("/nodes/{}", fresh().await),
+                Some(json!({"confidence": 0.7})),
+            ),
+            unseen(
+                format!("/nodes/{}", b.node),
+                Some(json!({"confidence": 0.7})),
+                &b.node,
+                StatusCode::NOT_FOUND,
+            ),
+            forbidden_scope(
+                format!("/nodes/{}", fresh().await),
+                Some(json!({"scope": B})),
+            ),
+        ],
+        ("DELETE", "/nodes/{id}") => vec![
+            own(format!("/nodes/{}", fresh().await), None),
+            unseen(
+                format!("/nodes/{}", b.other),
+                None,
+                &b.other,
+                StatusCode::NOT_FOUND,
+            ),
+        ],
+        ("POST", "/nodes/{id}/check") => vec![
+            own(format!("/nodes/{}/check", a.node), None),
+            unseen(
+                format!("/nodes/{}/check", b.node),
+                None,
+                &b.node,
+                StatusCode::NOT_FOUND,
+            ),
+        ],
+        ("GET", "/nodes/{id}/edges") => vec![
+            own(format!("/nodes/{}/edges", a.node), None),
+            unseen(
+                format!("/nodes/{}/edges", b.node),
+                None,
+                &b.node,
+                StatusCode::NOT_FOUND,
+            ),
+        ],
+        ("GET", "/nodes/{id}/timeline") => vec![
+            own(format!("/nodes/{}/timeline", a.winner), None),
+            unseen(
+                format!("/nodes/{}/timeline", b.winner),
+                None,
+                &b.winner,
+                StatusCode::NOT_FOUND,
+            ),
+        ],
+        ("GET", "/nodes/{id}/versions") => vec![
+            own(format!("/nodes/{}/versions", a.node), None),
+            unseen(
+                format!("/nodes/{}/versions", b.node),
+                None,
+                &b.node,
+                StatusCode::NOT_FOUND,
+            ),
+        ],
+        ("GET", "/nodes/{id}/versions/{version}") => vec![
+            own(format!("/nodes/{}/versions/1", a.node), None),
+            unseen(
+                format!("/nodes/{}/versions/1", b.node),
+                None,
+                &b.node,
+                StatusCode::NOT_FOUND,
+            ),
+        ],
+        ("POST", "/edges") => vec![
+            own(
+                "/edges",
+                Some(
+                    json!({"source_id": a.node, "target_id": fresh().await, "kind": "relates_to"}),
+                ),
+            ),
+            unseen(
+                "/edges",
+                Some(json!({"source_id": a.node, "target_id": b.node, "kind": "relates_to"})),
+                &b.node,
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+        ],
+        ("GET", "/conflicts") => vec![
+            own("/conflicts?status=all", None),
+            own("/conflicts?status=all&order=newest", None),
+            own("/conflicts?status=resolved&resolved_by=*", None),
+        ],
+        ("POST", "/conflicts") => vec![
+            own(
+                "/conflicts",
+                Some(json!({"old_node_id": fresh().await, "new_node_id": fresh().await})),
+            ),
+            unseen(
+                "/conflicts",
+                Some(json!({"old_node_id": a.node, "new_node_id": b.node})),
+                &b.node,
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            unseen(
+                "/conflicts",
+                Some(json!({"old_node_id": b.node, "new_content": "The port is 81"})),
+                &b.node,
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+        ],
+        ("POST", "/conflicts/check") => {
+            vec![own("/conflicts/check", Some(json!({"topic": "region"})))]
+        }
+        ("GET", "/conflicts/stats") => vec![own("/conflicts/stats", None)],
+        ("GET", "/conflicts/wake") => vec![own("/conflicts/wake?wait=0&max=20", None)],
+        ("GET", "/conflicts/{id}") | ("GET", "/conflicts/{id}/history") => {
+            let tail = path.strip_prefix("/conflicts/{id}").unwrap();
+            vec![
+                own(format!("/conflicts/{}{tail}", a.pending), None),
+                unseen(
+                    format!("/conflicts/{}{tail}", b.pending),
+                    None,
+                    &b.pending,
+                    StatusCode::NOT_FOUND,
+                ),
+                unseen(
+                    format!("/conflicts/{}{tail}", b.resolved),
+                    None,
+                    &b.resolved,
+                    StatusCode::NOT_FOUND,
+                ),
+            ]
+        }
+        ("POST", "/conflicts/{id}/resolve") => {
+            let (c, _, _) = pending_in(app, A, A_CANARY).await;
+            let how = Some(json!({"resolution": "keep_both"}));
+            vec![
+                own(format!("/conflicts/{c}/resolve"), how.clone()),
+                unseen(
+                    format!("/conflicts/{}/resolve", b.pending),
+                    how,
+                    &b.pending,
+                    StatusCode::NOT_FOUND,
+                ),
+            ]
+        }
+        ("POST", "/conflicts/{id}/revert") => {
+            let (c, _, _) = resolved_in(app, A, A_CANARY).await;
+            vec![
+                own(format!("/conflicts/{c}/revert"), Some(json!({}))),
+                unseen(
+                    format!("/conflicts/{}/revert", b.resolved),
+                    Some(json!({})),
+                    &b.resolved,
+                    StatusCode::NOT_FOUND,
+                ),
+            ]
+        }
+        ("POST", "/contradiction/resolve") => {
+            let (c, _, _) = pending_in(app, A, A_CANARY).await;
+            vec![
+                own(
+                    path,
+                    Some(json!({"conflict_id": c, "resolution": "keep_both"})),
+                ),
+                unseen(
+                    path,
+                    Some(json!({"conflict_id": b.pending, "resolution": "keep_both"})),
+                    &b.pending,
+                    StatusCode::NOT_FOUND,
+                ),
+            ]
+        }
+        ("GET", "/events") => vec![own(path, None)],
+        ("GET", "/recall") => vec![
+            own("/recall?q=region", None),
+            own(
+                format!("/recall?q=region&as_of={}", chrono_now(app).await),
+                None,
+            ),
+        ],
+        ("GET", "/reports") | ("GET", "/sources") | ("GET", "/sweeps") => vec![own(path, None)],
+        // Keys and policies span every scope: an admin of scope A does not manage them.
+        ("GET", "/keys") | ("GET", "/policies") => vec![forbidden_scope(path, None)],
+        ("POST", "/keys") => vec![forbidden_scope(
+            path,
+            Some(json!({"name": "made-by-a", "role": "reader", "scopes": [A]})),
+        )],
+        ("DELETE", "/keys/{name}") => vec![forbidden_scope("/keys/a-reader", None)],
+        ("GET", "/me") => vec![own(path, None)],
+        ("POST", "/sweeps") => vec![
+            own(path, Some(json!({"scope": A}))),
+            forbidden_scope(path, Some(json!({"scope": B}))),
+            forbidden_scope(path, Some(json!({}))),
+        ],
+        ("GET", "/sweeps/{id}") | ("DELETE", "/sweeps/{id}") => vec![
+            own(format!("/sweeps/{}", a.sweep), None),
+            unseen(
+                format!("/sweeps/{}", b.sweep),
+                None,
+                &b.sweep,
+                StatusCode::NOT_FOUND,
+            ),
+        ],
+        _ => panic!("{method} {path} has no isolation case: add one to tests/api/scopes.rs"),
+    }
+}
+
+/// Now, as the service writes times (a memory's `created_at` just written).
+async fn chrono_now(app: &TestApp) -> String {
+    let v = root(app, Method::GET, "/nodes?limit=1", None).await;
+    v["items"][0]["updated_at"].as_str().unwrap().to_owned()
+}
+
+/// The event stream from its start (`Last-Event-ID: 0`) until it is quiet for 300 ms.
+async fn events_of(app: &TestApp, key: &str) -> Reply {
+    let req = Request::get("/events")
+        .header(header::AUTHORIZATION, format!("Bearer {key}"))
+        .header("last-event-id", "0")
+        .body(Body::empty())
+        .unwrap();
+    let res = app.router.clone().oneshot(req).await.unwrap();
+    let (status, headers) = (res.status(), res.headers().clone());
+    let mut body = res.into_body();
+    let mut text = String::new();
+    while let Ok(Some(Ok(frame))) =
+        tokio::time::timeout(Duration::from_millis(300), body.frame()).await
+    {
+        if let Ok(data) = frame.into_data() {
+            text.push_str(&String::from_utf8_lossy(&data));
+        }
+    }
+    Reply {
+        status,
+        headers,
+        text,
+    }
+}
+
+/// Panics when the reply carries a mark of scope B the request did not carry itself.
+fn assert_nothing_of(marks: &[String], sent: &str, r: &Reply, what: &str) {
+    let headers: String = r
+        .headers
+        .iter()
+        .map(|(k, v)| format!("{k}: {}\n", v.to_str().unwrap_or_default()))
+        .collect();
+    for m in marks.iter().filter(|m| !sent.contains(m.as_str())) {
+        assert!(
+            !r.text.contains(m.as_str()) && !headers.contains(m.as_str()),
+            "{what} shows {m} of scope {B}: {} {}",
+            r.status,
+            r.text
+        );
+    }
+}
+
+fn check_expected(r: &Reply, expect: &Expect, what: &str) {
+    match expect {
+        Expect::Success => assert!(
+            r.status.is_success(),
+            "{what}: expected success, got {} {}",
+            r.status,
+            r.text
+        ),
+        Expect::Problem(status, kind) => {
+            assert_eq!(r.status, *status, "{what}: {}", r.text);
+            r.assert_problem(*status, kind);
+        }
+    }
+}
+
+/// A problem's answer without what differs between two requests: the id named and the
+/// request id.
+fn answer(r: &Reply, id: &str) -> (StatusCode, String) {
+    let mut v: Value = serde_json::from_str(&r.text).unwrap_or(Value::Null);
+    v["request_id"] = Value::Null;
+    (r.status, v.to_string().replace(id, "{id}"))
+}
+
+async fn no_operation_or_tool_shows_a_key_anything_of_a_scope_it_does_not_hold(app: TestApp) {
+    // Arrange: the same kinds of data in scopes A and B, and a key of each role for A.
+    let app = with_root(&app);
+    let mut settings = concord::config::Settings::for_database("test");
+    settings.api_keys = vec![concord::config::Secret(ROOT.into())];
+    let sweeping = app.with_sweeper(settings);
+    let a = seed(&app, &sweeping, A, A_CANARY).await;
+    let b = seed(&app, &sweeping, B, B_CANARY).await;
+    let mut keys = Vec::new();
+    for role in Role::ALL {
+        let key = make_key(&app, &format!("a-{role}"), role.as_str(), &[A]).await;
+        keys.push((role, key));
+    }
+    let doc = root(&app, Method::GET, "/openapi.json", None).await;
+    let mut operations: Vec<(String, String)> = Vec::new();
+    for (path, ops) in doc["paths"].as_object().unwrap() {
+        for method in ops.as_object().unwrap().keys() {
+            operations.push((method.to_uppercase(), path.clone()));
+        }
+    }
+    let (mut calls, mut roles_seen) = (0, BTreeSet::new());
+
+    // Act and assert: every operation, with every role's key.
+    for (method, path) in &operations {
+        let needs = concord::api::access::OPERATIONS
+            .iter()
+            .find(|(m, p, _)| m == method && p == path)
+            .map(|&(_, _, n)| n)
+            .unwrap_or_else(|| panic!("{method} {path} is not in the access table"));
+        let open = matches!(path.as_str(), "/healthz" | "/readyz");
+        for (role, key) in &keys {
+            for case in cases(&app, method, path, &a, &b).await {
+                let what = format!("{role} {method} {}", case.uri);
+                let m = Method::from_bytes(method.as_bytes()).unwrap();
+                let r = if path == "/events" {
+                    events_of(&app, key).await
+                } else {
+                    call(&app, m.clone(), &case.uri, Some(key), case.body.clone()).await
+                };
+                let sent = format!("{} {}", case.uri, case.body.clone().unwrap_or_default());
+                assert_nothing_of(&b.marks, &sent, &r, &what);
+                if !open && !role.allows(needs) {
+                    r.assert_problem(StatusCode::FORBIDDEN, "/problems/role-forbidden");
+                } else {
+                    check_expected(&r, &case.expect, &what);
+                    if let Some(id) = &case.hidden {
+                        // Exactly the answer for an id that does not exist.
+                        let missing = uuid::Uuid::now_v7().to_string();
+                        let uri = case.uri.replace(id.as_str(), &missing);
+                        let body = case.body.as_ref().map(|v| {
+                            serde_json::from_str(&v.to_string().replace(id.as_str(), &missing))
+                                .unwrap()
+                        });
+                        let other = call(&app, m.clone(), &uri, Some(key), body).await;
+                        assert_eq!(answer(&r, id), answer(&other, &missing), "{what}");
+                    }
+                    if path == "/events" {
+                        assert!(
+                            r.text.contains(&a.pending),
+                            "{what}: scope A's events missing"
+                        );
+                    }
+                    if method == "POST" && path == "/sweeps" && r.status.is_success() {
+                        let id = r.json()["id"].as_str().unwrap().to_owned();
+                        root(&app, Method::DELETE, &format!("/sweeps/{id}"), None).await;
+                    }
+                }
+                roles_seen.insert(role.as_str());
+                calls += 1;
+            }
+        }
+    }
+
+    // MCP: every tool, with every role's key.
+    let mut tool_calls = 0;
+    for &(tool, needs) in concord::mcp::access::TOOLS {
+        for (role, key) in &keys {
+            let args: Vec<(Value, bool)> = match tool {
+                "remember" => vec![
+                    (
+                        json!({"title": "Port", "body": "The port is 8080", "scope": A}),
+                        true,
+                    ),
+                    (
+                        json!({"title": "Port", "body": "The port is 8080", "scope": B}),
+                        false,
+                    ),
+                ],
+                "recall" => vec![(json!({"query": "region"}), true)],
+                "check_contradictions" => vec![
+                    (json!({"node_id": a.node}), true),
+                    (json!({"node_id": b.node}), false),
+                    (
+                        json!({"text": "The region is ap-south-1", "title": "Region", "scope": B}),
+                        false,
+                    ),
+                ],
+                "list_conflicts" => vec![(json!({}), true)],
+                "resolve_conflict" => {
+                    let (c, _, _) = pending_in(&app, A, A_CANARY).await;
+                    vec![
+                        (json!({"conflict_id": c, "resolution": "keep_both"}), true),
+                        (
+                            json!({"conflict_id": b.pending, "resolution": "keep_both"}),
+                            false,
+                        ),
+                    ]
+                }
+                "memory_timeline" => vec![
+                    (json!({"node_id": a.winner}), true),
+                    (json!({"node_id": b.winner}), false),
+                ],
+                "conflict_report" => vec![(json!({"topic": "region"}), true)],
+                other => panic!("the tool {other} has no isolation case"),
+            };
+            for (arguments, allowed) in args {
+                let reply = mcp_call(
+                    &app,
+                    key,
+                    "tools/call",
+                    json!({"name": tool, "arguments": arguments}),
+                )
+                .await;
+                let text = reply.to_string();
+                for m in b
+                    .marks
+                    .iter()
+                    .filter(|m| !arguments.to_string().contains(m.as_str()))
+                {
+                    assert!(
+                        !text.contains(m.as_str()),
+                        "{role} {tool} shows {m}: {text}"
+                    );
+                }
+                let result = &reply["result"];
+                if !role.allows(needs) {
+                    assert_eq!(
+                        result["structuredContent"]["type"], "/problems/role-forbidden",
+                        "{role} {tool}: {text}"
+                    );
+                } else if allowed {
+                    assert!(
+                        result["isError"] != true,
+                        "{role} {tool} {arguments}: {text}"
+                    );
+                } else {
+                    assert_eq!(result["isError"], true, "{role} {tool} {arguments}: {text}");
+                    let kind = result["structuredContent"]["type"]
+                        .as_str()
+                        .unwrap_or_default();
+                    assert!(
+                        ["/problems/not-found", "/problems/scope-forbidden"].contains(&kind),
+                        "{role} {tool} {arguments}: {text}"
+                    );
+                }
+                tool_calls += 1;
+            }
+        }
+    }
+    // The resource and the prompt show the pending conflicts of scope A only.
+    for (role, key) in &keys {
+        for (method, params) in [
+            (
+                "resources/read",
+                json!({"uri": "concord://conflicts/pending"}),
+            ),
+            (
+                "prompts/get",
+                json!({"name": "review_conflicts", "arguments": {}}),
+            ),
+        ] {
+            let reply = mcp_call(&app, key, method, params).await.to_string();
+            assert!(reply.contains(&a.pending), "{role} {method}: {reply}");
+            for m in &b.marks {
+                assert!(
+                    !reply.contains(m.as_str()),
+                    "{role} {method} shows {m}: {reply}"
+                );
+            }
+            tool_calls += 1;
+        }
+    }
+
+    assert_eq!(roles_seen.len(), 4);
+    eprintln!(
+        "isolation: {} operations x 4 roles, {calls} REST calls; {} tools x 4 roles and the \
+         resource and prompt, {tool_calls} MCP calls",
+        operations.len(),
+        concord::mcp::access::TOOLS.len()
+    );
+}
+
+async fn the_same_contradiction_in_two_scopes_queues_no_conflict_across_them(app: TestApp) {
+    // Arrange: a fact in scope A.
+    let app = with_root(&app);
+    let fact =
+        |scope: &str, body: &str| json!({"title": "Cache TTL", "body": body, "scope": scope});
+    root(
+        &app,
+        Method::POST,
+        "/nodes",
+        Some(fact(A, "The cache TTL is 30 seconds")),
+    )
+    .await;
+
+    // Act: the same contradicting memory written into scope B, then into scope A.
+    let in_b = root(
+        &app,
+        Method::POST,
+        "/nodes",
+        Some(fact(B, "The cache TTL is 60 seconds")),
+    )
+    .await;
+    let in_a = root(
+        &app,
+        Method::POST,
+        "/nodes",
+        Some(fact(A, "The cache TTL is 60 seconds")),
+    )
+    .await;
+
+    // Assert: only scope A's own pair is queued.
+    assert!(
+        in_b.get("conflicts").is_none_or(|c| c == &json!([])),
+        "{in_b}"
+    );
+    assert_eq!(in_a["conflicts"].as_array().unwrap().len(), 1, "{in_a}");
+    let all = root(&app, Method::GET, "/conflicts?status=all", None).await;
+    for c in all["items"].as_array().unwrap() {
+        assert_eq!(c["old_node"]["scope"], c["new_node"]["scope"], "{c}");
+    }
+    assert_eq!(all["items"].as_array().unwrap().len(), 1);
+}
+
+async fn a_write_without_a_scope_goes_to_the_keys_only_scope_and_me_names_the_key(app: TestApp) {
+    // Arrange
+    let app = with_root(&app);
+    let agent = make_key(&app, "a-agent", "agent", &[A]).await;
+    let wide = make_key(&app, "ab-agent", "agent", &[A, "team-b/*"]).await;
+    let fact = json!({"title": "Port", "body": "The port is 8080"});
+
+    // Act
+    let one = call(
+        &app,
+        Method::POST,
+        "/nodes",
+        Some(&agent),
+        Some(fact.clone()),
+    )
+    .await;
+    let two = call(
+        &app,
+        Method::POST,
+        "/nodes",
+        Some(&wide),
+        Some(fact.clone()),
+    )
+    .await;
+    let nested = call(
+        &app,
+        Method::POST,
+        "/nodes",
+        Some(&wide),
+        Some(json!({"title": "Port", "body": "The port is 8080", "scope": "team-b/x"})),
+    )
+    .await;
+
+    // Assert: the key of one scope writes there; a key of several must name one it holds.
+    one.assert_status(StatusCode::CREATED);
+    assert_eq!(one.json()["node"]["scope"], A);
+    let p = two.assert_problem(StatusCode::FORBIDDEN, "/problems/scope-forbidden");
+    assert!(p["detail"].as_str().unwrap().contains("default"), "{p}");
+    nested.assert_status(StatusCode::CREATED);
+    let me = call(&app, Method::GET, "/me", Some(&wide), None).await;
+    me.assert_status(StatusCode::OK);
+    assert_eq!(
+        me.json(),
+        json!({"name": "ab-agent", "role": "agent", "scopes": [A, "team-b/*"],
+            "permissions": ["read", "write"]})
+    );
+}
