@@ -17,7 +17,7 @@ use crate::domain::time;
 use crate::service::conflicts::{self, ListConflicts};
 use crate::service::idempotency::Reply;
 use crate::service::queue::{self, ManualConflict};
-use crate::service::replies;
+use crate::service::{replies, scopes};
 use crate::state::AppState;
 use crate::wire::dto::{ConflictDto, HistoryEntryDto};
 
@@ -43,6 +43,10 @@ pub struct ListConflictsQuery {
     pub conflict_type: Option<String>,
     /// Only conflicts where either node has this label.
     pub label: Option<String>,
+    /// Only this scope, 1..200 characters (one the key holds: 403 `/problems/scope-forbidden`
+    /// otherwise). Without it, every scope the key holds.
+    #[param(min_length = 1, max_length = 200, pattern = r"\S")]
+    pub scope: Option<String>,
     /// `oldest` (default) or `newest` first.
     #[param(pattern = "^(oldest|newest)$")]
     pub order: Option<String>,
@@ -89,6 +93,7 @@ pub async fn list_conflicts(
     AppQuery(q): AppQuery<ListConflictsQuery>,
 ) -> Result<Json<ConflictListResponse>, ApiError> {
     let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
+    let caller = scopes::narrowed(&caller, q.scope.as_deref())?;
     let max_chars = match q.max_chars {
         Some(n) if n < 1 => return Err(ApiError::validation("/max_chars", "must be at least 1")),
         n => n.map(|n| n as usize),

@@ -19,7 +19,7 @@ use crate::domain::time;
 use crate::domain::valid_time::PointInTime;
 use crate::service::idempotency::Reply;
 use crate::service::nodes::{Hit, KnownQuery, NodeQuery};
-use crate::service::{nodes, replies};
+use crate::service::{nodes, replies, scopes};
 use crate::state::AppState;
 use crate::wire::dto::{ConflictHitDto, NodeDto, NodeStateDto, NodeWriteResponse, present};
 
@@ -283,6 +283,10 @@ pub struct ListNodesQuery {
     pub label: Option<String>,
     /// Only nodes of this memory type.
     pub memory_type: Option<String>,
+    /// Only this scope, 1..200 characters (one the key holds: 403 `/problems/scope-forbidden`
+    /// otherwise). Without it, every scope the key holds.
+    #[param(min_length = 1, max_length = 200, pattern = r"\S")]
+    pub scope: Option<String>,
     /// Default `active`.
     pub state: Option<NodeStateDto>,
     /// 1..200, default 50.
@@ -325,6 +329,7 @@ pub async fn list_nodes(
     AppQuery(q): AppQuery<ListNodesQuery>,
 ) -> Result<Json<NodeListResponse>, ApiError> {
     let (limit, after) = page_args(q.limit, q.cursor.as_deref())?;
+    let caller = scopes::narrowed(&caller, q.scope.as_deref())?;
     let state_filter = q.state.map(|s| state_str(s).parse().expect("valid state"));
     if let Some(at) = point_in_time(q.as_of.as_deref(), q.known_at.as_deref())? {
         if q.q.is_some() {

@@ -11,6 +11,7 @@ use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::extract::AppQuery;
 use crate::service::recall::{self, Recall, RecallQuery};
+use crate::service::scopes;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -31,6 +32,10 @@ pub struct RecallParams {
         pattern = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"
     )]
     pub label: Option<String>,
+    /// Only this scope, 1..200 characters (one the key holds: 403 `/problems/scope-forbidden`
+    /// otherwise). Without it, every scope the key holds.
+    #[param(min_length = 1, max_length = 200, pattern = r"\S")]
+    pub scope: Option<String>,
     /// Memories to return, 1..50 (default 10).
     #[param(minimum = 1, maximum = 50)]
     pub limit: Option<i64>,
@@ -73,5 +78,6 @@ pub async fn recall_memories(
             ApiError::Validation(renamed.collect())
         },
     )?;
+    let caller = scopes::narrowed(&caller, q.scope.as_deref())?;
     Ok(Json(recall::recall(&state.services, &caller, query).await?))
 }

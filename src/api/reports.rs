@@ -11,6 +11,7 @@ use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::extract::{AppJson, AppQuery, page_args};
 use crate::service::report::{self, ReportSource, TopicCheck};
+use crate::service::scopes;
 use crate::state::AppState;
 use uuid::Uuid;
 
@@ -30,6 +31,10 @@ pub struct TopicCheckRequest {
     /// Only nodes with at least one of these labels (up to 32, each 1..64 characters).
     #[schema(max_items = 32)]
     pub labels: Option<Vec<String>>,
+    /// Only memories of this scope, 1..200 characters (one the key holds: 403
+    /// `/problems/scope-forbidden` otherwise). Without it, every scope the key holds.
+    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
+    pub scope: Option<String>,
     /// Nodes to analyse, 2..50 (default 20).
     #[schema(minimum = 2, maximum = 50)]
     #[serde(default, deserialize_with = "super::extract::integral")]
@@ -143,6 +148,7 @@ pub async fn check_topic(
     let at = (body.as_of.as_deref(), body.known_at.as_deref());
     let check = TopicCheck::parse(body.topic, body.labels, body.limit, body.sensitivity, at)
         .map_err(ApiError::Validation)?;
+    let caller = scopes::narrowed(&caller, body.scope.as_deref())?;
     let report = report::check_topic(&state.services, &caller, check).await?;
     Ok(Json(report.into()))
 }

@@ -22,6 +22,7 @@ use super::extract::AppQuery;
 use crate::domain::time;
 use crate::domain::wake::{self, SideText};
 use crate::service::feed::{self, WakeBatch};
+use crate::service::scopes;
 use crate::state::AppState;
 use crate::wire::dto::RecommendationDto;
 
@@ -38,6 +39,11 @@ pub struct WakeQuery {
     /// Seconds to wait when nothing is pending after the cursor (0..60, default 0).
     #[param(minimum = 0, maximum = 60)]
     pub wait: Option<i64>,
+    /// Only conflicts of this scope, 1..200 characters (one the key holds: 403
+    /// `/problems/scope-forbidden` otherwise): a daemon that wakes one agent waits on its
+    /// scope. Without it, every scope the key holds.
+    #[param(min_length = 1, max_length = 200, pattern = r"\S")]
+    pub scope: Option<String>,
     /// Conflicts per reply (1..20, default 5).
     #[param(minimum = 1, maximum = 20)]
     pub max: Option<i64>,
@@ -156,6 +162,7 @@ pub async fn wake_conflicts(
     caller: Caller,
     AppQuery(q): AppQuery<WakeQuery>,
 ) -> Result<Response, ApiError> {
+    let caller = scopes::narrowed(&caller, q.scope.as_deref())?;
     let args = parse(q)?;
     match feed::wake(&state.services, &caller, args.after, args.max, args.wait).await? {
         Some(batch) => Ok(reply(batch, &args)),

@@ -280,6 +280,16 @@ impl Caller {
         self.scopes.is_all()
     }
 
+    /// The caller with its reads narrowed to the one `scope`; `None` when its key does not
+    /// hold it.
+    pub fn within(&self, scope: &str) -> Option<Caller> {
+        self.holds(scope).then(|| Caller {
+            name: self.name.clone(),
+            role: self.role,
+            scopes: Scopes(vec![ScopePattern::Exact(scope.to_owned())]),
+        })
+    }
+
     /// The scope filter of the caller's reads ([`Scopes::to_sql`]).
     pub fn visible(&self) -> Option<String> {
         self.scopes.to_sql()

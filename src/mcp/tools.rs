@@ -18,7 +18,7 @@ use crate::service::conflicts::{self, ListConflicts, ResolveConflict};
 use crate::service::nodes;
 use crate::service::recall::{self, RecallQuery};
 use crate::service::report::{self, TopicCheck};
-use crate::service::timeline;
+use crate::service::{scopes, timeline};
 use crate::wire::dto::{ConflictDto, NodeDto};
 use crate::wire::dto::{ResolveResponse, TimelineResponse};
 
@@ -80,6 +80,8 @@ pub struct RecallArgs {
     pub labels: Option<Vec<String>>,
     /// How many memories to return, 1..50 (default 10).
     pub limit: Option<i64>,
+    /// Only this scope (one your key holds); without it, every scope it holds.
+    pub scope: Option<String>,
     /// Recall what held at this instant (RFC 3339, valid time), e.g. "where did Bob live in
     /// March". Default: now.
     pub as_of: Option<String>,
@@ -136,6 +138,8 @@ pub struct ListConflictsArgs {
     pub label: Option<String>,
     /// How many conflicts to return, 1..200 (default 50).
     pub limit: Option<i64>,
+    /// Only this scope (one your key holds); without it, every scope it holds.
+    pub scope: Option<String>,
     /// `next_cursor` of a previous call, to read further.
     pub cursor: Option<String>,
 }
@@ -221,6 +225,8 @@ pub struct ReportArgs {
     pub labels: Option<Vec<String>>,
     /// How many memories to analyse, 2..50 (default 20).
     pub limit: Option<i64>,
+    /// Only this scope (one your key holds); without it, every scope it holds.
+    pub scope: Option<String>,
     /// Report on what held at this instant (RFC 3339, valid time). Default: now.
     pub as_of: Option<String>,
     /// Report as concord knew it at this instant (RFC 3339, system time, not in the future).
@@ -334,7 +340,9 @@ impl Concord {
         Parameters(a): Parameters<RecallArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> ToolResult {
-        let caller = match access::tool_caller(&ctx) {
+        let caller = match access::tool_caller(&ctx)
+            .and_then(|c| scopes::narrowed(&c, a.scope.as_deref()))
+        {
             Ok(c) => c,
             Err(e) => return failed(e),
         };
@@ -427,7 +435,9 @@ impl Concord {
         Parameters(a): Parameters<ListConflictsArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> ToolResult {
-        let caller = match access::tool_caller(&ctx) {
+        let caller = match access::tool_caller(&ctx)
+            .and_then(|c| scopes::narrowed(&c, a.scope.as_deref()))
+        {
             Ok(c) => c,
             Err(e) => return failed(e),
         };
@@ -529,7 +539,9 @@ impl Concord {
         Parameters(a): Parameters<ReportArgs>,
         ctx: RequestContext<RoleServer>,
     ) -> ToolResult {
-        let caller = match access::tool_caller(&ctx) {
+        let caller = match access::tool_caller(&ctx)
+            .and_then(|c| scopes::narrowed(&c, a.scope.as_deref()))
+        {
             Ok(c) => c,
             Err(e) => return failed(e),
         };

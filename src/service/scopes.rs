@@ -6,8 +6,9 @@
 
 use crate::domain::access::Caller;
 use crate::domain::conflict::Conflict;
-use crate::domain::node::Node;
+use crate::domain::node::{Node, parse_scope};
 use crate::domain::sweep::Sweep;
+use crate::domain::validate::Errors;
 use crate::service::{Error, Result};
 
 /// `Ok` when the caller's key holds `scope`, so that it may write there.
@@ -34,6 +35,21 @@ fn forbidden(caller: &Caller, scope: &str) -> Error {
         scope: scope.to_owned(),
         held: caller.scopes.to_strings().join(", "),
     }
+}
+
+/// The caller whose read asks for one `scope` (a `scope` parameter): narrowed to it, when
+/// its key holds it (403 `scope-forbidden` otherwise); as it is without one. An invalid scope
+/// is 422 at `/scope`.
+pub fn narrowed(caller: &Caller, scope: Option<&str>) -> Result<Caller> {
+    let Some(raw) = scope else {
+        return Ok(caller.clone());
+    };
+    let mut e = Errors::default();
+    let scope = parse_scope(raw, &mut e);
+    e.finish(()).map_err(Error::Invalid)?;
+    caller
+        .within(&scope)
+        .ok_or_else(|| forbidden(caller, &scope))
 }
 
 /// The node, when the caller sees its scope; else the 404 of a node that does not exist.

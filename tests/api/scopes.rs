@@ -23,6 +23,7 @@ crate::on_both_databases!(
     no_operation_or_tool_shows_a_key_anything_of_a_scope_it_does_not_hold,
     the_same_contradiction_in_two_scopes_queues_no_conflict_across_them,
     a_write_without_a_scope_goes_to_the_keys_only_scope_and_me_names_the_key,
+    a_read_narrowed_to_one_of_the_keys_scopes_shows_only_that_scope,
 );
 
 const A: &str = "team-a";
@@ -216,6 +217,8 @@ async fn cases(app: &TestApp, method: &str, path: &str, a: &Seeded, b: &Seeded) 
             own("/nodes", None),
             own("/nodes?q=region", None),
             own(format!("/nodes?q={B_CANARY}"), None),
+            own(format!("/nodes?scope={A}"), None),
+            forbidden_scope(format!("/nodes?scope={B}"), None),
             own("/nodes?state=dormant", None),
             own(format!("/nodes?known_at={}", chrono_now(app).await), None),
         ],
@@ -340,6 +343,8 @@ async fn cases(app: &TestApp, method: &str, path: &str, a: &Seeded, b: &Seeded) 
             own("/conflicts?status=all", None),
             own("/conflicts?status=all&order=newest", None),
             own("/conflicts?status=resolved&resolved_by=*", None),
+            own(format!("/conflicts?status=all&scope={A}"), None),
+            forbidden_scope(format!("/conflicts?scope={B}"), None),
         ],
         ("POST", "/conflicts") => vec![
             own(
@@ -359,11 +364,17 @@ async fn cases(app: &TestApp, method: &str, path: &str, a: &Seeded, b: &Seeded) 
                 StatusCode::UNPROCESSABLE_ENTITY,
             ),
         ],
-        ("POST", "/conflicts/check") => {
-            vec![own("/conflicts/check", Some(json!({"topic": "region"})))]
-        }
+        ("POST", "/conflicts/check") => vec![
+            own(path, Some(json!({"topic": "region"}))),
+            own(path, Some(json!({"topic": "region", "scope": A}))),
+            forbidden_scope(path, Some(json!({"topic": "region", "scope": B}))),
+        ],
         ("GET", "/conflicts/stats") => vec![own("/conflicts/stats", None)],
-        ("GET", "/conflicts/wake") => vec![own("/conflicts/wake?wait=0&max=20", None)],
+        ("GET", "/conflicts/wake") => vec![
+            own("/conflicts/wake?wait=0&max=20", None),
+            own(format!("/conflicts/wake?wait=0&scope={A}"), None),
+            forbidden_scope(format!("/conflicts/wake?wait=0&scope={B}"), None),
+        ],
         ("GET", "/conflicts/{id}") | ("GET", "/conflicts/{id}/history") => {
             let tail = path.strip_prefix("/conflicts/{id}").unwrap();
             vec![
@@ -425,6 +436,7 @@ async fn cases(app: &TestApp, method: &str, path: &str, a: &Seeded, b: &Seeded) 
         ("GET", "/events") => vec![own(path, None)],
         ("GET", "/recall") => vec![
             own("/recall?q=region", None),
+            forbidden_scope(format!("/recall?q=region&scope={B}"), None),
             own(
                 format!("/recall?q=region&as_of={}", chrono_now(app).await),
                 None,
@@ -616,7 +628,10 @@ async fn no_operation_or_tool_shows_a_key_anything_of_a_scope_it_does_not_hold(a
                         false,
                     ),
                 ],
-                "recall" => vec![(json!({"query": "region"}), true)],
+                "recall" => vec![
+                    (json!({"query": "region"}), true),
+                    (json!({"query": "region", "scope": B}), false),
+                ],
                 "check_contradictions" => vec![
                     (json!({"node_id": a.node}), true),
                     (json!({"node_id": b.node}), false),
@@ -625,7 +640,7 @@ async fn no_operation_or_tool_shows_a_key_anything_of_a_scope_it_does_not_hold(a
                         false,
                     ),
                 ],
-                "list_conflicts" => vec![(json!({}), true)],
+                "list_conflicts" => vec![(json!({}), true), (json!({"scope": B}), false)],
                 "resolve_conflict" => {
                     let (c, _, _) = pending_in(&app, A, A_CANARY).await;
                     vec![
@@ -640,7 +655,10 @@ async fn no_operation_or_tool_shows_a_key_anything_of_a_scope_it_does_not_hold(a
                     (json!({"node_id": a.winner}), true),
                     (json!({"node_id": b.winner}), false),
                 ],
-                "conflict_report" => vec![(json!({"topic": "region"}), true)],
+                "conflict_report" => vec![
+                    (json!({"topic": "region"}), true),
+                    (json!({"topic": "region", "scope": B}), false),
+                ],
                 other => panic!("the tool {other} has no isolation case"),
             };
             for (arguments, allowed) in args {
@@ -808,4 +826,56 @@ async fn a_write_without_a_scope_goes_to_the_keys_only_scope_and_me_names_the_ke
         json!({"name": "ab-agent", "role": "agent", "scopes": [A, "team-b/*"],
             "permissions": ["read", "write"]})
     );
+}
+
+async fn a_read_narrowed_to_one_of_the_keys_scopes_shows_only_that_scope(app: TestApp) {
+    // Arrange: a key of scopes A and C, a memory in each.
+    let app = with_root(&app);
+    let key = make_key(&app, "ac-reader", "reader", &[A, "team-c"]).await;
+    let in_a = node_in(&app, A, A_CANARY, "The region is eu-west-1").await;
+    let in_c = node_in(
+        &app,
+        "team-c",
+        "zuluhotelcharlie",
+        "The region is us-east-1",
+    )
+    .await;
+
+    // Act
+    let mut got = Vec::new();
+    for uri in [
+        "/nodes".to_owned(),
+        "/nodes?scope=team-c".to_owned(),
+        "/recall?q=region&scope=team-c".to_owned(),
+        format!("/nodes?scope={B}"),
+        "/nodes?scope=%20".to_owned(),
+    ] {
+        got.push(call(&app, Method::GET, &uri, Some(&key), None).await);
+    }
+    let [both, only_c, recall_c, not_held, blank] = <[Reply; 5]>::try_from(got).unwrap();
+
+    // Assert
+    let ids = |r: &Reply| -> Vec<String> {
+        let v = r.json();
+        let items = v
+            .get("items")
+            .or(v.get("sources"))
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .clone();
+        items
+            .iter()
+            .map(|n| n["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let mut all = ids(&both);
+    all.sort();
+    let mut want = vec![in_a.clone(), in_c.clone()];
+    want.sort();
+    assert_eq!(all, want);
+    assert_eq!(ids(&only_c), [in_c.clone()]);
+    assert_eq!(ids(&recall_c), [in_c]);
+    not_held.assert_problem(StatusCode::FORBIDDEN, "/problems/scope-forbidden");
+    assert_eq!(blank.pointers(), ["/scope"]);
 }
