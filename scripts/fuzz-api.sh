@@ -18,6 +18,12 @@
 #   scripts/fuzz-api.sh --db sqlite              # one database
 #   scripts/fuzz-api.sh --max-examples 500       # a long run
 #   scripts/fuzz-api.sh --seed 42                # reproduce a run
+#   scripts/fuzz-api.sh --scoped                 # as an agent key of one scope (issue 36)
+#
+# With --scoped the fuzzer calls as an agent key of the seeded memories' scope while another
+# scope holds data whose texts carry a canary word; every response it got (schemathesis's HAR
+# report) is then searched for that word and the other scope's ids, and one found fails the
+# run.
 #
 # Other arguments go to `schemathesis run` unchanged. Environment:
 #   FUZZ_PROFILE          cargo profile to build and run (default: dev; `release` is faster)
@@ -29,6 +35,7 @@ cd "$(dirname "$0")/.."
 
 max_examples=20
 dbs="sqlite postgres"
+scoped=
 seed=1
 args=()
 while [ $# -gt 0 ]; do
@@ -38,6 +45,7 @@ while [ $# -gt 0 ]; do
     --db) dbs=$2; shift 2 ;;
     --db=*) dbs=${1#*=}; shift ;;
     --seed) seed=$2; args+=("$1" "$2"); shift 2 ;;
+    --scoped) scoped=1; shift ;;
     *) args+=("$1"); shift ;;
   esac
 done
@@ -90,8 +98,14 @@ fuzz() {
     kill -0 "$pid" 2>/dev/null || { cat "$work/server-$db.log"; return 1; }
     sleep 0.1
   done
-  python3 scripts/fuzz_seed.py "http://127.0.0.1:$port" "$work/schemathesis-$db.toml" \
-    openapi/openapi.json "$work/openapi-$db.json" "$seed"
+  local key=$FUZZ_API_KEY report=()
+  FUZZ_SCOPE=${scoped:+fuzz-scope} python3 scripts/fuzz_seed.py "http://127.0.0.1:$port" \
+    "$work/schemathesis-$db.toml" openapi/openapi.json "$work/openapi-$db.json" "$seed"
+  if [ -n "$scoped" ]; then
+    key=$(cat "$work/schemathesis-$db.toml.key")
+    report=(--report har --report-har-path "$work/responses-$db.har")
+    echo "== as an agent key of scope fuzz-scope; another scope holds canary data"
+  fi
 
   echo "== schemathesis on $db: $max_examples examples per operation against 127.0.0.1:$port"
   # The long poll and the event stream hold their connection open by design: not fuzzed.
@@ -102,7 +116,8 @@ fuzz() {
   SCHEMATHESIS_HOOKS=scripts/fuzz_hooks.py \
   "$venv/bin/schemathesis" --config-file "$work/schemathesis-$db.toml" run "$work/openapi-$db.json" \
     --url "http://127.0.0.1:$port" \
-    --header "Authorization: Bearer $FUZZ_API_KEY" \
+    --header "Authorization: Bearer $key" \
+    "${report[@]}" \
     --checks all \
     --exclude-checks use_after_free \
     --exclude-path-regex '^/(events|conflicts/wake)$' \
@@ -113,6 +128,10 @@ fuzz() {
     "${args[@]}" || status=$?
 
   python3 scripts/fuzz_seed.py --summary "http://127.0.0.1:$port" | tee "$work/summary-$db.txt"
+  if [ -n "$scoped" ]; then
+    python3 scripts/fuzz_seed.py --leaks "$work/schemathesis-$db.toml.marks" \
+      "$work/responses-$db.har" || status=1
+  fi
   if grep -q "5xx:" "$work/summary-$db.txt"; then
     echo "== the server answered 5xx on $db" >&2
     status=1

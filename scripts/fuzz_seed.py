@@ -11,8 +11,15 @@ The seeded ids also become request body examples in a copy of the OpenAPI docume
 configuration's body dictionaries, so without them every valid edge or manual conflict it
 sends would name nodes that do not exist.
 
+With FUZZ_SCOPE set (scripts/fuzz-api.sh --scoped), the seeded memories are of that scope,
+another scope (`fuzz-other`) gets memories, conflicts, an edge and a report whose texts carry a
+canary word, and an agent key of FUZZ_SCOPE is made for the run: CONFIG_OUT.key holds it and
+CONFIG_OUT.marks the canary and every id of the other scope, which no response to that key
+may contain (`--leaks`).
+
 Usage: fuzz_seed.py BASE_URL CONFIG_OUT SPEC_IN SPEC_OUT [SEED]
        fuzz_seed.py --summary BASE_URL     (prints what the run did, from /metrics)
+       fuzz_seed.py --leaks MARKS HAR      (fails when a response carries a mark)
 """
 
 import http.client
@@ -72,11 +79,65 @@ class Api:
         return json.loads(text)
 
 
+SCOPE = os.environ.get("FUZZ_SCOPE")
+OTHER_SCOPE = "fuzz-other"
+CANARY = "zuluhotelbravo"
+
+
+def in_scope(body, scope=None):
+    scope = scope or SCOPE
+    return {**body, "scope": scope} if scope else body
+
+
 def node(api, rng, i):
     title, old, new = TOPICS[i % len(TOPICS)]
     text = old if rng.random() < 0.5 else new
     body = {"title": title, "body": f"{text} (seed {i})", "labels": ["seed", f"t{i % 4}"]}
-    return api.json("POST", "/nodes?detect=false", body)["node"]["id"]
+    return api.json("POST", "/nodes?detect=false", in_scope(body))["node"]["id"]
+
+
+def seed_other_scope(api):
+    """Memories, conflicts, an edge and a report of another scope; returns its marks."""
+    marks = [CANARY, f"src-{CANARY}"]
+
+    def write(text):
+        body = {"title": f"Region {CANARY}", "body": f"{text} ({CANARY})",
+                "source": f"src-{CANARY}", "labels": [CANARY]}
+        made = api.json("POST", "/nodes?detect=false", in_scope(body, OTHER_SCOPE))
+        marks.append(made["node"]["id"])
+        return made["node"]["id"]
+
+    for resolve in (False, True):
+        old, new = write("The region is eu-west-1"), write("The region is us-east-1")
+        c = api.json("POST", "/conflicts", {"old_node_id": old, "new_node_id": new})["id"]
+        marks.append(c)
+        if resolve:
+            api.json("POST", f"/conflicts/{c}/resolve", {"resolution": "new_is_current"})
+    a, b = write("The cache TTL is 30 seconds"), write("The cache lives in Redis")
+    edge = api.json("POST", "/edges", {"source_id": a, "target_id": b, "kind": "relates_to"})
+    marks.append(edge["id"])
+    report = api.json("POST", "/conflicts/check", {"topic": CANARY})
+    marks.append(report["id"])
+    return marks
+
+
+def leaks(marks_file, har_file):
+    """Fails when a response of the run (its headers or body) carries a mark."""
+    with open(marks_file) as f:
+        marks = [m for m in f.read().split() if m]
+    with open(har_file) as f:
+        entries = json.load(f)["log"]["entries"]
+    found = []
+    for e in entries:
+        res = e["response"]
+        seen = json.dumps(res.get("headers", [])) + (res.get("content", {}).get("text") or "")
+        for m in marks:
+            if m in seen:
+                found.append(f"{e['request']['method']} {e['request']['url']} -> {res['status']}: {m}")
+    print(f"== {len(entries)} responses to the scoped key read; {len(found)} carry data of another scope")
+    for line in found[:20]:
+        print(f"   leak: {line}")
+    sys.exit(1 if found else 0)
 
 
 def with_examples(spec_in, spec_out, nodes, others, conflicts):
@@ -120,8 +181,14 @@ def seed(base, out, spec_in, spec_out, seed_value):
         )
         conflicts.append(api.json("POST", "/conflicts", {"old_node_id": old, **side})["id"])
     # One detected conflict too, so detection's write path is exercised before fuzzing.
-    api.json("POST", "/nodes", {"title": "Port", "body": "The port is 80"})
-    api.json("POST", "/nodes", {"title": "Port", "body": "The port is 8080"})
+    api.json("POST", "/nodes", in_scope({"title": "Port", "body": "The port is 80"}))
+    api.json("POST", "/nodes", in_scope({"title": "Port", "body": "The port is 8080"}))
+    if SCOPE:
+        with open(out + ".marks", "w") as f:
+            f.write("\n".join(seed_other_scope(api)) + "\n")
+        key = api.json("POST", "/keys", {"name": "fuzz-agent", "role": "agent", "scopes": [SCOPE]})
+        with open(out + ".key", "w") as f:
+            f.write(key["key"])
 
     def values(ids):
         return "[" + ", ".join(f'"{v}"' for v in ids) + "]"
@@ -239,5 +306,7 @@ def summary(base):
 if __name__ == "__main__":
     if sys.argv[1] == "--summary":
         summary(sys.argv[2])
+    elif sys.argv[1] == "--leaks":
+        leaks(sys.argv[2], sys.argv[3])
     else:
         seed(*sys.argv[1:5], int(sys.argv[5]) if len(sys.argv) > 5 else 1)
