@@ -724,6 +724,8 @@
       return;
     }
     const me = state.me;
+    // Without keys every request is the anonymous admin: nothing worth a line.
+    if (me.name === 'anonymous') return;
     const line = $('signed-in');
     line.textContent = `Key ${me.name}: ${me.role} of ${me.scopes.join(', ')}`;
     line.hidden = false;

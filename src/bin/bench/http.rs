@@ -26,6 +26,8 @@ pub struct Client {
     conn: Option<BufReader<TcpStream>>,
     /// Per-request limit: a stuck request counts as an error instead of hanging the run.
     pub timeout: Duration,
+    /// Sent as `Authorization: Bearer <key>` when set.
+    pub key: Option<String>,
 }
 
 impl Client {
@@ -34,6 +36,7 @@ impl Client {
             addr: addr.to_owned(),
             conn: None,
             timeout: Duration::from_secs(30),
+            key: None,
         }
     }
 
@@ -99,6 +102,9 @@ impl Client {
         }
         let conn = self.conn.as_mut().expect("connected above");
         let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\n", self.addr);
+        if let Some(k) = &self.key {
+            head.push_str(&format!("Authorization: Bearer {k}\r\n"));
+        }
         if let Some(b) = body {
             head.push_str("Content-Type: application/json\r\n");
             head.push_str(&format!("Content-Length: {}\r\n", b.len()));

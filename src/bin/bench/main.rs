@@ -10,6 +10,7 @@ mod import;
 mod numbered;
 mod preload;
 mod scenarios;
+mod scopes;
 mod server;
 mod stats;
 mod sweep;
@@ -198,6 +199,19 @@ enum Cmd {
         #[arg(long, default_value_t = 10)]
         contradict_pct: u64,
     },
+    /// Writes and resolutions with one admin key and with a key per scope, alternating in
+    /// one sitting, over `--memories` memories in `--scopes` scopes: what scoped keys cost.
+    Scopes {
+        #[command(flatten)]
+        common: Common,
+        #[arg(long, default_value_t = 100_000)]
+        memories: u64,
+        #[arg(long, default_value_t = 100)]
+        scopes: u64,
+        /// Writes per run and key kind (each queues a conflict, resolved after).
+        #[arg(long, default_value_t = 1_000)]
+        requests: u64,
+    },
     /// Builds a template only (untimed), e.g. before timing with hyperfine.
     Preload {
         #[command(flatten)]
@@ -233,6 +247,7 @@ impl Cmd {
             | Cmd::Reads { common, .. }
             | Cmd::Import { common, .. }
             | Cmd::Sweep { common, .. }
+            | Cmd::Scopes { common, .. }
             | Cmd::Preload { common, .. } => common,
         }
     }
@@ -251,7 +266,9 @@ impl Cmd {
             } => t(1_000, *pending, *body_bytes),
             Cmd::Wake { .. } => t(1_000, 0, 0),
             // Seeded through the API by the run itself: the facts are not the generator's.
-            Cmd::Numbered { .. } | Cmd::Import { .. } | Cmd::Sweep { .. } => t(0, 0, 0),
+            Cmd::Numbered { .. } | Cmd::Import { .. } | Cmd::Sweep { .. } | Cmd::Scopes { .. } => {
+                t(0, 0, 0)
+            }
             Cmd::Preload {
                 nodes,
                 pending,
@@ -292,6 +309,19 @@ async fn main() -> anyhow::Result<()> {
     } = cli.cmd
     {
         return sweep::run(&env, &c.server_bin, &c.server_log, memories, contradict_pct).await;
+    }
+    if let Cmd::Scopes {
+        memories,
+        scopes,
+        requests,
+        ..
+    } = cli.cmd
+    {
+        let (bin, log) = (&c.server_bin, &c.server_log);
+        return scopes::run(
+            &env, bin, log, memories, scopes, requests, c.clients, c.runs,
+        )
+        .await;
     }
     let mut runs = Vec::new();
     for r in 0..c.runs {
@@ -561,7 +591,7 @@ async fn once(cmd: &Cmd, env: &Env, r: usize) -> anyhow::Result<Run> {
             );
             run.summaries.push(o.summary);
         }
-        Cmd::Preload { .. } | Cmd::Import { .. } | Cmd::Sweep { .. } => {
+        Cmd::Preload { .. } | Cmd::Import { .. } | Cmd::Sweep { .. } | Cmd::Scopes { .. } => {
             unreachable!("handled in main")
         }
     }

@@ -24,11 +24,26 @@ impl Server {
         log: &str,
         cold: bool,
     ) -> anyhow::Result<Self> {
+        Self::spawn_keyed(bin, database_url, log, cold, None).await
+    }
+
+    /// [`Server::spawn`] with `key` as its one `--api-keys` key (its own requests send it).
+    pub async fn spawn_keyed(
+        bin: &Path,
+        database_url: &str,
+        log: &str,
+        cold: bool,
+        key: Option<&str>,
+    ) -> anyhow::Result<Self> {
         let port = std::net::TcpListener::bind("127.0.0.1:0")?
             .local_addr()?
             .port();
         let addr = format!("127.0.0.1:{port}");
-        let child = Command::new(bin)
+        let mut command = Command::new(bin);
+        if let Some(k) = key {
+            command.env("CONCORD_API_KEYS", k);
+        }
+        let child = command
             .args(["serve", "--database-url", database_url, "--bind", &addr])
             .env("CONCORD_LOG", log)
             .stdin(Stdio::null())
@@ -49,6 +64,7 @@ impl Server {
         let started = Instant::now();
         let mut client = Client::new(&server.addr);
         client.timeout = Duration::from_secs(2);
+        client.key = key.map(str::to_owned);
         loop {
             if let Ok(r) = client.get("/healthz").await
                 && r.status == 200
