@@ -303,6 +303,20 @@ pub struct ConflictFilter {
     pub scopes: Option<String>,
 }
 
+impl Conflict {
+    /// Whether a key with the scope patterns `scopes` (`Caller::visible`; `None`: every
+    /// scope) sees the conflict: both of its memories that still exist are in its scopes, and
+    /// one does. The rule of every conflict read.
+    pub fn seen_by(&self, scopes: Option<&str>) -> bool {
+        let sides = [&self.old_node, &self.new_node];
+        sides.iter().any(|n| n.is_some())
+            && sides.iter().all(|n| {
+                n.as_ref()
+                    .is_none_or(|n| super::access::in_scopes(Some(&n.scope), scopes))
+            })
+    }
+}
+
 /// `GET /conflicts/stats`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConflictStats {

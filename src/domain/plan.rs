@@ -21,6 +21,9 @@ pub struct Resolve {
     pub note: Option<String>,
     /// Why the losing side stops holding; chosen from the winner's words when absent.
     pub reason: Option<Reason>,
+    /// The scope patterns of the key that asks (`Caller::visible`; `None`: every scope): a
+    /// conflict it does not see is resolved as one that does not exist.
+    pub scopes: Option<String>,
 }
 
 impl Resolve {
@@ -97,6 +100,7 @@ impl Resolve {
             resolved_by,
             note,
             reason: None,
+            scopes: None,
         })
     }
 

@@ -25,6 +25,9 @@ pub struct Revert {
     pub conflict_id: Uuid,
     pub reverted_by: Option<String>,
     pub note: Option<String>,
+    /// The scope patterns of the key that asks (`Caller::visible`; `None`: every scope): a
+    /// conflict it does not see is reverted as one that does not exist.
+    pub scopes: Option<String>,
 }
 
 impl Revert {
@@ -58,6 +61,7 @@ impl Revert {
             conflict_id,
             reverted_by,
             note,
+            scopes: None,
         })
     }
 }

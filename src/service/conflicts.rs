@@ -119,7 +119,6 @@ pub async fn resolve(
     r: ResolveConflict,
     claim: Option<&Claim>,
 ) -> Result<Resolution> {
-    seen(svc, caller, r.conflict_id).await?;
     let request = Resolve::parse(
         r.conflict_id,
         &r.resolution,
@@ -128,6 +127,11 @@ pub async fn resolve(
         r.note,
     )
     .and_then(|req| req.with_reason(r.reason.as_deref()))
+    .map(|req| Resolve {
+        // Checked in the resolution's transaction, with the conflict it reads there.
+        scopes: caller.visible(),
+        ..req
+    })
     .map_err(Error::Invalid)?;
     let outcome = match claim {
         None => svc.store.resolve_conflict(request).await?,
@@ -159,8 +163,12 @@ pub async fn revert(
     r: RevertConflict,
     claim: Option<&Claim>,
 ) -> Result<Reverted> {
-    seen(svc, caller, r.conflict_id).await?;
-    let request = Revert::parse(r.conflict_id, r.reverted_by, r.note).map_err(Error::Invalid)?;
+    let request = Revert::parse(r.conflict_id, r.reverted_by, r.note)
+        .map(|req| Revert {
+            scopes: caller.visible(),
+            ..req
+        })
+        .map_err(Error::Invalid)?;
     let outcome = match claim {
         None => svc.store.revert_conflict(request).await?,
         Some(c) => {

@@ -109,6 +109,8 @@ impl Firing {
             note: Some(note),
             // The winner's words say whether the loser was out of date or wrong.
             reason: None,
+            // Policies act within the written memory's scope.
+            scopes: None,
         })
     }
 }

@@ -64,11 +64,7 @@ pub fn seen_node(caller: &Caller, node: Node) -> Result<Node> {
 /// Whether the caller sees a conflict: both of its nodes that still exist are in its scopes,
 /// and one does (the rule of the lists' SQL).
 pub fn sees_conflict(caller: &Caller, c: &Conflict) -> bool {
-    let sides = [&c.old_node, &c.new_node];
-    sides.iter().any(|n| n.is_some())
-        && sides
-            .iter()
-            .all(|n| n.as_ref().is_none_or(|n| caller.holds(&n.scope)))
+    c.seen_by(caller.visible().as_deref())
 }
 
 /// The conflict, when the caller sees it ([`sees_conflict`]); else the 404 of a conflict that

@@ -21,6 +21,7 @@ fn resolved_by_policy(
     let conflict = new_conflict(old, Some(new.id), None);
     DetectedConflict {
         resolve: Some(Resolve {
+            scopes: None,
             reason: None,
             conflict_id: conflict.id,
             strategy,

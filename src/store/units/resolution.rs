@@ -45,6 +45,9 @@ pub async fn execute_in<B: Backend>(
 ) -> StoreResult<(Resolution, Vec<Action>)> {
     B::lock_for_resolution(tx, req.conflict_id).await?;
     let conflict = conflicts::get_in::<B>(tx, req.conflict_id).await?;
+    if !conflict.seen_by(req.scopes.as_deref()) {
+        return Err(StoreError::NotFound("conflict"));
+    }
     if conflict.status == Status::Resolved {
         return Ok((replay::<B>(tx, req, &conflict).await?, Vec::new()));
     }

@@ -48,6 +48,9 @@ async fn revert_in<B: Backend>(
 ) -> StoreResult<(Reverted, Vec<Action>)> {
     B::lock_for_resolution(tx, req.conflict_id).await?;
     let conflict = conflicts::get_in::<B>(tx, req.conflict_id).await?;
+    if !conflict.seen_by(req.scopes.as_deref()) {
+        return Err(StoreError::NotFound("conflict"));
+    }
     let latest = history::latest::<B>(tx, conflict.id).await?;
     if conflict.status == Status::Pending {
         return match (latest.entry.kind, latest.entry.resolution) {
