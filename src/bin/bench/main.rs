@@ -208,7 +208,7 @@ enum Cmd {
         memories: u64,
         #[arg(long, default_value_t = 100)]
         scopes: u64,
-        /// Writes per run and key kind (each queues a conflict, resolved after).
+        /// Writes per run and key kind (each gets a conflict, resolved after).
         #[arg(long, default_value_t = 1_000)]
         requests: u64,
     },
