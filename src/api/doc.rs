@@ -240,6 +240,13 @@ fn state_dependent_rejections(op: &mut Value, clock_bound: &[String]) {
             pointers.extend(["/source_id", "/target_id"]);
             reasons.push("`source_id` or `target_id` names no node");
         }
+        Some("patch_node") => {
+            pointers.push("/scope");
+            reasons.push(
+                "`scope` would move a memory that has conflicts (a conflict stays in the scope \
+                 of its memories)",
+            );
+        }
         _ => {}
     }
     if pointers.is_empty() {
