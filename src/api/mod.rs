@@ -57,8 +57,8 @@ use crate::state::AppState;
             `/problems/too-many-failed-keys` with `Retry-After`. A key reads and writes only \
             the scopes it holds: lists, searches, reports, the wake feed and the event stream \
             show only those; an id of another scope is 404 exactly as an id that does not \
-            exist; a write into another scope is 403 `/problems/scope-forbidden`; a write \
-            without `scope` by a key of exactly one scope goes to that scope."
+            exist; a write into another scope (a write without `scope` is in `default`) is 403 \
+            `/problems/scope-forbidden`."
     ),
     tags(
         (name = "nodes", description = "Knowledge nodes; writes run contradiction detection"),

@@ -183,15 +183,6 @@ impl Scopes {
         self.0.iter().any(|p| p.matches(scope))
     }
 
-    /// The one scope these hold, when they are exactly one scope name (no prefix): where a
-    /// write that names no scope goes.
-    pub fn only(&self) -> Option<&str> {
-        match self.0.as_slice() {
-            [ScopePattern::Exact(s)] => Some(s),
-            _ => None,
-        }
-    }
-
     /// Whether these scopes hold every scope.
     pub fn is_all(&self) -> bool {
         self.0.contains(&ScopePattern::all())

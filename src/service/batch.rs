@@ -19,23 +19,18 @@ use crate::store::{BatchJudge, Candidate, CandidateQuery, DetectedConflict, Stor
 /// there, so the batch queues exactly what writing its nodes one at a time in its order would.
 /// The transaction is held while they are judged (with the LLM tier, for its answers too). With a claimed key its reply
 /// ([`replies::batch_written`]) commits in that transaction. `by` is who writes it. The
-/// caller's key must hold every item's scope (an item without one goes to the key's only
-/// scope, as `POST /nodes` does), and edges reach only stored nodes it sees.
+/// caller's key must hold every item's scope (`default` for an item without one, as for
+/// `POST /nodes`), and edges reach only stored nodes it sees.
 #[allow(clippy::too_many_arguments)]
 pub async fn remember_all(
     svc: &Services,
     caller: &Caller,
-    mut input: BatchInput,
+    input: BatchInput,
     by: Option<String>,
     detect: bool,
     sensitivity: Option<Sensitivity>,
     claim: Option<&Claim>,
 ) -> Result<BatchWritten> {
-    if let Some(only) = caller.scopes.only() {
-        for item in &mut input.nodes {
-            item.node.scope.get_or_insert_with(|| only.to_owned());
-        }
-    }
     let mut batch = input.parse(time::now()).map_err(Error::Invalid)?;
     for b in &mut batch.nodes {
         may_write(caller, &b.node.scope)?;

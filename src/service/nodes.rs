@@ -56,7 +56,7 @@ impl Hit {
 /// false) in the same transaction, and wakes waiters when any was queued. With a claimed key
 /// its reply ([`replies::node_written`]) commits in that transaction. `by` is who writes it
 /// (its first version records it). The caller's key must hold the node's scope; without one,
-/// the node goes to the key's only scope ([`parse_for`]).
+/// it is written to `default`, as the contract has it ([`parse_for`]).
 #[allow(clippy::too_many_arguments)]
 pub async fn remember(
     svc: &Services,
@@ -102,13 +102,9 @@ pub async fn check_node(
     Ok(check_stored(svc, caller, id, sensitivity).await?.1)
 }
 
-/// A new node as the caller writes it: parsed and validated as any write, in the key's only
-/// scope when the input names none and the key holds exactly one, and refused when the key
-/// does not hold its scope.
-pub fn parse_for(caller: &Caller, mut input: NodeInput) -> Result<NewNode> {
-    if input.scope.is_none() {
-        input.scope = caller.scopes.only().map(str::to_owned);
-    }
+/// A new node as the caller writes it: parsed and validated as any write, and refused when
+/// the key does not hold its scope.
+pub fn parse_for(caller: &Caller, input: NodeInput) -> Result<NewNode> {
     let node = NewNode::parse(input, time::now()).map_err(Error::Invalid)?;
     may_write(caller, &node.scope)?;
     Ok(node)

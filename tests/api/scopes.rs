@@ -22,7 +22,7 @@ use crate::support::{Reply, TestApp};
 crate::on_both_databases!(
     no_operation_or_tool_shows_a_key_anything_of_a_scope_it_does_not_hold,
     the_same_contradiction_in_two_scopes_queues_no_conflict_across_them,
-    a_write_without_a_scope_goes_to_the_keys_only_scope_and_me_names_the_key,
+    a_write_without_a_scope_is_in_default_and_me_names_the_key,
     a_read_narrowed_to_one_of_the_keys_scopes_shows_only_that_scope,
 );
 
@@ -224,7 +224,7 @@ async fn cases(app: &TestApp, method: &str, path: &str, a: &Seeded, b: &Seeded) 
         ],
         ("POST", "/nodes") => vec![
             own("/nodes", fact(Some(A))),
-            own("/nodes", fact(None)),
+            forbidden_scope("/nodes", fact(None)),
             forbidden_scope("/nodes", fact(Some(B))),
         ],
         ("POST", "/nodes/batch") => vec![
@@ -233,7 +233,7 @@ async fn cases(app: &TestApp, method: &str, path: &str, a: &Seeded, b: &Seeded) 
             unseen(
                 "/nodes/batch",
                 Some(
-                    json!({"nodes": [{"ref": "x", "title": "Port", "body": "The port is 80"}],
+                    json!({"nodes": [{"ref": "x", "title": "Port", "body": "The port is 80", "scope": A}],
                     "edges": [{"source": "x", "target": b.node, "kind": "relates_to"}]}),
                 ),
                 &b.node,
@@ -547,7 +547,17 @@ async fn no_operation_or_tool_shows_a_key_anything_of_a_scope_it_does_not_hold(a
     settings.api_keys = vec![concord::config::Secret(ROOT.into())];
     let sweeping = app.with_sweeper(settings);
     let a = seed(&app, &sweeping, A, A_CANARY).await;
-    let b = seed(&app, &sweeping, B, B_CANARY).await;
+    let mut b = seed(&app, &sweeping, B, B_CANARY).await;
+    // An edge across the scopes (a key of every scope may make one): a key of A does not see
+    // it from its own end.
+    let across = root(
+        &app,
+        Method::POST,
+        "/edges",
+        Some(json!({"source_id": a.node, "target_id": b.node, "kind": "relates_to"})),
+    )
+    .await;
+    b.marks.push(across["id"].as_str().unwrap().to_owned());
     let mut keys = Vec::new();
     for role in Role::ALL {
         let key = make_key(&app, &format!("a-{role}"), role.as_str(), &[A]).await;
@@ -780,7 +790,7 @@ async fn the_same_contradiction_in_two_scopes_queues_no_conflict_across_them(app
     assert_eq!(all["items"].as_array().unwrap().len(), 1);
 }
 
-async fn a_write_without_a_scope_goes_to_the_keys_only_scope_and_me_names_the_key(app: TestApp) {
+async fn a_write_without_a_scope_is_in_default_and_me_names_the_key(app: TestApp) {
     // Arrange
     let app = with_root(&app);
     let agent = make_key(&app, "a-agent", "agent", &[A]).await;
@@ -813,9 +823,10 @@ async fn a_write_without_a_scope_goes_to_the_keys_only_scope_and_me_names_the_ke
     )
     .await;
 
-    // Assert: the key of one scope writes there; a key of several must name one it holds.
-    one.assert_status(StatusCode::CREATED);
-    assert_eq!(one.json()["node"]["scope"], A);
+    // Assert: a write without `scope` is in `default` (the contract's default), which these
+    // keys do not hold; a key writes into a scope it holds when it names it.
+    let p = one.assert_problem(StatusCode::FORBIDDEN, "/problems/scope-forbidden");
+    assert!(p["detail"].as_str().unwrap().contains("default"), "{p}");
     let p = two.assert_problem(StatusCode::FORBIDDEN, "/problems/scope-forbidden");
     assert!(p["detail"].as_str().unwrap().contains("default"), "{p}");
     nested.assert_status(StatusCode::CREATED);
