@@ -140,6 +140,7 @@ pub async fn list_edges(
             kind: q.kind,
             limit,
             after,
+            scopes: None,
         },
     )
     .await?;

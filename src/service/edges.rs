@@ -64,25 +64,9 @@ pub async fn list(
     svc: &Services,
     caller: &Caller,
     node_id: Uuid,
-    query: EdgeQuery,
+    mut query: EdgeQuery,
 ) -> Result<Page<Edge>> {
     nodes::get(svc, caller, node_id).await?;
-    let mut page = svc.store.list_edges(node_id, query).await?;
-    if !caller.holds_all() {
-        let mut seen = Vec::with_capacity(page.items.len());
-        for e in page.items {
-            let other = if e.source_id == node_id {
-                e.target_id
-            } else {
-                e.source_id
-            };
-            match svc.store.get_node(other).await {
-                Ok(n) if caller.holds(&n.scope) => seen.push(e),
-                Ok(_) | Err(StoreError::NotFound(_)) => {}
-                Err(e) => return Err(e.into()),
-            }
-        }
-        page.items = seen;
-    }
-    Ok(page)
+    query.scopes = caller.visible();
+    Ok(svc.store.list_edges(node_id, query).await?)
 }

@@ -291,6 +291,7 @@ async fn has_verdict(svc: &Services, a: &Node, b: &Node) -> StoreResult<bool> {
                     kind: None,
                     limit: 200,
                     after,
+                    scopes: None,
                 },
             )
             .await?;

@@ -40,6 +40,7 @@ pub async fn timeline(svc: &Services, caller: &Caller, id: Uuid) -> Result<Timel
                 kind: Some(edge::SUPERSEDES.to_owned()),
                 limit: 200,
                 after,
+                scopes: None,
             };
             let page = store.list_edges(at, query).await?;
             for e in &page.items {

@@ -7,6 +7,7 @@ use uuid::Uuid;
 use super::backend::{Backend, Conn, Id, Q, QueryExt, Sql, Ts};
 use super::nodes;
 use super::rows::{self, ts_key};
+use super::sql::in_scopes;
 use crate::domain::FieldError;
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::edge::Edge;
@@ -54,12 +55,19 @@ async fn missing_endpoint<B: Backend>(conn: &mut Conn<B>, e: &Edge) -> StoreErro
     StoreError::Refused(Refusal::Invalid(errors))
 }
 
-const LIST: &str = "select edge_id, source_id, target_id, kind, neural_weight, strength, \
+const LIST: &str = concat!(
+    "select edge_id, source_id, target_id, kind, neural_weight, strength, \
     confidence, valid_from, created_at from edges \
     where (($2 in ('out', 'both') and source_id = $1) or ($2 in ('in', 'both') and target_id = $1)) \
       and ($3 is null or kind = $3) \
-      and ($4 is null or (created_at, edge_id) > ($4, $5)) \
-    order by created_at, edge_id limit $6";
+      and ($4 is null or (created_at, edge_id) > ($4, $5)) and ",
+    in_scopes!(
+        "(select x.scope from nodes x where x.node_id = \
+           case when source_id = $1 then target_id else source_id end)",
+        "$7"
+    ),
+    " order by created_at, edge_id limit $6"
+);
 
 pub async fn list<B: Backend>(store: &B, node_id: Uuid, q: EdgeQuery) -> StoreResult<Page<Edge>> {
     let mut conn = store.pool().acquire().await?;
@@ -71,6 +79,7 @@ pub async fn list<B: Backend>(store: &B, node_id: Uuid, q: EdgeQuery) -> StoreRe
         .arg(ts_key(q.after.as_ref())?)
         .arg(q.after.as_ref().map(|c| Id(c.id)))
         .arg((q.limit + 1) as i64)
+        .arg(&q.scopes)
         .all(&mut conn)
         .await?;
     let edges = rows

@@ -148,6 +148,9 @@ pub struct EdgeQuery {
     pub kind: Option<String>,
     pub limit: usize,
     pub after: Option<Cursor>,
+    /// The caller's scope patterns (`Caller::visible`): only edges whose other end is in its
+    /// scopes; every edge when `None`.
+    pub scopes: Option<String>,
 }
 
 /// Where an `Idempotency-Key` stands when a request arrives.

@@ -65,6 +65,7 @@ pub async fn edges_are_listed_by_direction_and_kind(store: &dyn Store) {
         kind: kind.map(Into::into),
         limit: 50,
         after: None,
+        scopes: None,
     };
 
     // Act
@@ -103,6 +104,7 @@ pub async fn edges_are_listed_by_direction_and_kind(store: &dyn Store) {
             a.id,
             EdgeQuery {
                 after: first.next_cursor.clone(),
+                scopes: None,
                 ..list(Direction::Both, None)
             },
         )

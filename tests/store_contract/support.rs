@@ -100,6 +100,7 @@ pub async fn edges_of(store: &dyn Store, id: Uuid, kind: &str) -> Vec<Edge> {
         kind: Some(kind.into()),
         limit: 50,
         after: None,
+        scopes: None,
     };
     store.list_edges(id, q).await.unwrap().items
 }
