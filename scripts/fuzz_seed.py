@@ -13,7 +13,7 @@ sends would name nodes that do not exist.
 
 With FUZZ_SCOPE set (scripts/fuzz-api.sh --scoped), the seeded memories are of that scope,
 another scope (`fuzz-other`) gets memories, conflicts, an edge and a report whose texts carry a
-canary word, and an agent key of FUZZ_SCOPE is made for the run: CONFIG_OUT.key holds it and
+canary word, and an agent key of FUZZ_SCOPE (and `default`) is made for the run: CONFIG_OUT.key holds it and
 CONFIG_OUT.marks the canary and every id of the other scope, which no response to that key
 may contain (`--leaks`).
 
@@ -186,7 +186,10 @@ def seed(base, out, spec_in, spec_out, seed_value):
     if SCOPE:
         with open(out + ".marks", "w") as f:
             f.write("\n".join(seed_other_scope(api)) + "\n")
-        key = api.json("POST", "/keys", {"name": "fuzz-agent", "role": "agent", "scopes": [SCOPE]})
+        # Also `default`, where a write without `scope` goes (the contract's default): the
+        # generated bodies rarely name a scope, and the other scope's data is what is guarded.
+        key = api.json("POST", "/keys", {"name": "fuzz-agent", "role": "agent",
+                                         "scopes": [SCOPE, "default"]})
         with open(out + ".key", "w") as f:
             f.write(key["key"])
 
