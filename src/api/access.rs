@@ -43,6 +43,7 @@ pub const OPERATIONS: &[(&str, &str, Permission)] = &[
     ("GET", "/keys", Admin),
     ("POST", "/keys", Admin),
     ("DELETE", "/keys/{name}", Admin),
+    ("GET", "/audit", Admin),
     // Every key may ask who it is.
     ("GET", "/me", Read),
     ("POST", "/sweeps", Admin),

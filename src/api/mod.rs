@@ -4,6 +4,7 @@
 //! OpenAPI operation.
 
 pub mod access;
+mod audit;
 pub mod auth;
 mod batch;
 mod conflicts;
@@ -89,6 +90,7 @@ pub fn routes() -> (Router<AppState>, serde_json::Value) {
         .merge(sources::router())
         .merge(policies::router())
         .merge(keys::router())
+        .merge(audit::router())
         .merge(sweeps::router())
         .merge(health::router())
         .split_for_parts();

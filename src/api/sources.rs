@@ -26,11 +26,11 @@ pub struct SourceDto {
     /// verdicts; one verdict moves it by 0.1. Recommendations prefer a side whose source is
     /// at least 0.2 more credible (`prefer-authoritative`).
     pub credibility: f64,
-    /// Resolutions that kept this source's side current.
+    /// Resolutions that kept this source's side current, in the scopes the caller's key holds.
     pub upheld: i64,
-    /// Resolutions that made this source's side dormant.
+    /// Resolutions that made this source's side dormant, in the scopes the caller's key holds.
     pub contradicted: i64,
-    /// Nodes stored with this source.
+    /// Nodes stored with this source, in the scopes the caller's key holds.
     pub nodes: i64,
 }
 
@@ -41,7 +41,9 @@ pub struct SourceListResponse {
 }
 
 /// Sources with their learned credibility (`new_is_current` upholds the new node's source and
-/// contradicts the old one's; `old_is_current` the reverse).
+/// contradicts the old one's; `old_is_current` the reverse). Credibility is learned within a
+/// scope, where the memory bearing the source is, and detection's recommendations in a scope
+/// use that scope's alone; this list sums the scopes the caller's key holds.
 #[utoipa::path(
     get, path = "/sources", tag = "sources",
     responses(

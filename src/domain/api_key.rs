@@ -32,6 +32,8 @@ pub struct NewApiKey {
     pub role: Role,
     pub scopes: Scopes,
     pub created_at: Timestamp,
+    /// The admin key that makes it (null from the command line and without keys).
+    pub created_key: Option<String>,
 }
 
 /// A stored key.

@@ -259,6 +259,8 @@ pub struct NewConflict {
     pub recommendation: Recommendation,
     pub note: Option<String>,
     pub created_at: Timestamp,
+    /// The name of the key whose write queued it (null without keys, and for a sweep's).
+    pub key: Option<String>,
 }
 
 impl NewConflict {

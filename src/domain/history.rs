@@ -53,6 +53,8 @@ pub struct HistoryEntry {
     pub kind: HistoryKind,
     /// Who made the change: `resolved_by`, `reverted_by`, `policy:<name>`, or null.
     pub by: Option<String>,
+    /// The name of the key that made it (null without keys, and for a sweep's queueing).
+    pub key: Option<String>,
     /// The strategy applied (resolved, auto-resolved) or undone (reverted).
     pub resolution: Option<Strategy>,
     pub note: Option<String>,
@@ -62,11 +64,12 @@ pub struct HistoryEntry {
 
 impl HistoryEntry {
     /// The first entry of every conflict.
-    pub fn queued(at: Timestamp, note: Option<String>) -> Self {
+    pub fn queued(at: Timestamp, note: Option<String>, key: Option<String>) -> Self {
         Self {
             at,
             kind: HistoryKind::Queued,
             by: None,
+            key,
             resolution: None,
             note,
             actions: Vec::new(),

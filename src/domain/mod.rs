@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod api_key;
+pub mod audit;
 pub mod batch;
 pub mod conflict;
 pub mod contradiction;

@@ -108,6 +108,8 @@ pub struct NewNode {
     pub embedding: Option<Vec<f32>>,
     /// Who writes it (an API key's name, `mcp:<client>`): what its first version records.
     pub changed_by: Option<String>,
+    /// The name of the key that writes it (null without keys): its first version's `key`.
+    pub changed_key: Option<String>,
 }
 
 impl NewNode {
@@ -149,6 +151,7 @@ impl NewNode {
             created_at: now,
             embedding,
             changed_by: None,
+            changed_key: None,
         })
     }
 
@@ -187,6 +190,8 @@ pub struct NodePatch {
     pub observed_at: Option<Timestamp>,
     /// Who makes the change: what its version records.
     pub changed_by: Option<String>,
+    /// The name of the key that makes it (null without keys).
+    pub changed_key: Option<String>,
 }
 
 /// Raw patch fields; `source: Some(None)` means an explicit JSON null.
@@ -215,6 +220,7 @@ impl NodePatch {
             scope: input.scope.map(|s| parse_scope(&s, &mut e)),
             observed_at: input.observed_at.map(|t| parse_observed_at(&t, &mut e)),
             changed_by: None,
+            changed_key: None,
         };
         e.finish(patch)
     }
@@ -223,6 +229,7 @@ impl NodePatch {
     pub fn is_empty(&self) -> bool {
         Self {
             changed_by: None,
+            changed_key: None,
             ..self.clone()
         } == Self::default()
     }

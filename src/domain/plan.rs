@@ -24,6 +24,8 @@ pub struct Resolve {
     /// The scope patterns of the key that asks (`Caller::visible`; `None`: every scope): a
     /// conflict it does not see is resolved as one that does not exist.
     pub scopes: Option<String>,
+    /// The name of the key that asks (null without keys): what history and versions record.
+    pub key: Option<String>,
 }
 
 impl Resolve {
@@ -101,6 +103,7 @@ impl Resolve {
             note,
             reason: None,
             scopes: None,
+            key: None,
         })
     }
 
@@ -370,6 +373,7 @@ fn node_from_content(old: &Node, content: Option<&str>, now: Timestamp) -> NewNo
         embedding: None,
         // The resolution's change context says who made it.
         changed_by: None,
+        changed_key: None,
     }
 }
 

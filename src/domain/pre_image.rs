@@ -241,17 +241,27 @@ pub struct HistoryImage {
     pub at: Timestamp,
     pub kind: String,
     pub by_whom: Option<String>,
+    /// The key that made the entry; absent from pre-images kept before keys were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_name: Option<String>,
     pub resolution: Option<String>,
     pub note: Option<String>,
     pub actions: Vec<Action>,
     pub pre_image: Option<serde_json::Value>,
 }
 
-/// A source's counter row before the resolution; `row: None` when it had none.
+/// A source's counter row in a scope before the resolution; `row: None` when it had none.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SourceBefore {
+    /// Pre-images kept while credibility was shared by every scope name none: `default`.
+    #[serde(default = "default_scope")]
+    pub scope: String,
     pub source: String,
     pub row: Option<SourceRow>,
+}
+
+fn default_scope() -> String {
+    "default".to_owned()
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -262,9 +272,11 @@ pub struct SourceRow {
     pub updated_at: Timestamp,
 }
 
-/// One verdict a resolution counted for a source.
+/// One verdict a resolution counted for a source, in the scope of the memory bearing it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SourceVerdict {
+    #[serde(default = "default_scope")]
+    pub scope: String,
     pub source: String,
     pub upheld: bool,
 }

@@ -28,6 +28,8 @@ pub struct Revert {
     /// The scope patterns of the key that asks (`Caller::visible`; `None`: every scope): a
     /// conflict it does not see is reverted as one that does not exist.
     pub scopes: Option<String>,
+    /// The name of the key that asks (null without keys): what history and versions record.
+    pub key: Option<String>,
 }
 
 impl Revert {
@@ -62,6 +64,7 @@ impl Revert {
             reverted_by,
             note,
             scopes: None,
+            key: None,
         })
     }
 }

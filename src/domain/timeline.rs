@@ -107,6 +107,7 @@ mod tests {
             created_at: at,
             embedding: None,
             changed_by: None,
+            changed_key: None,
         }
         .to_node();
         n.observed_at = at;

@@ -89,6 +89,8 @@ pub struct VersionRow {
     pub kind: VersionKind,
     pub recorded_at: Timestamp,
     pub by: Option<String>,
+    /// The name of the key that made the change (null without keys).
+    pub key: Option<String>,
     pub conflict_id: Option<Uuid>,
     pub replaced: Replaced,
 }
@@ -101,6 +103,7 @@ pub struct NodeVersion {
     pub kind: VersionKind,
     pub recorded_at: Timestamp,
     pub by: Option<String>,
+    pub key: Option<String>,
     pub conflict_id: Option<Uuid>,
     /// The values this version had; a tombstone's are the last ones before the delete.
     pub title: String,
@@ -231,6 +234,7 @@ fn whole(node_id: Uuid, row: VersionRow, values: &Values) -> NodeVersion {
         kind: row.kind,
         recorded_at: row.recorded_at,
         by: row.by,
+        key: row.key,
         conflict_id: row.conflict_id,
         title: values.title.clone(),
         body: values.body.clone(),
@@ -271,6 +275,7 @@ mod tests {
             kind,
             recorded_at: Timestamp::default(),
             by: None,
+            key: None,
             conflict_id: None,
             replaced,
         }

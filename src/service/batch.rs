@@ -35,6 +35,7 @@ pub async fn remember_all(
     for b in &mut batch.nodes {
         may_write(caller, &b.node.scope)?;
         b.node.changed_by.clone_from(&by);
+        b.node.changed_key = caller.writer();
     }
     let stored: Vec<(String, uuid::Uuid)> = batch
         .edges

@@ -130,6 +130,7 @@ pub async fn resolve(
     .map(|req| Resolve {
         // Checked in the resolution's transaction, with the conflict it reads there.
         scopes: caller.visible(),
+        key: caller.writer(),
         ..req
     })
     .map_err(Error::Invalid)?;
@@ -166,6 +167,7 @@ pub async fn revert(
     let request = Revert::parse(r.conflict_id, r.reverted_by, r.note)
         .map(|req| Revert {
             scopes: caller.visible(),
+            key: caller.writer(),
             ..req
         })
         .map_err(Error::Invalid)?;

@@ -215,6 +215,7 @@ impl Detector {
                     recommendation,
                     note: None,
                     created_at: now,
+                    key: None,
                 };
                 e.created_at = now;
                 e.valid_from = now;
@@ -271,7 +272,11 @@ impl BatchJudge for BatchDetection<'_> {
         // writes after it judge this one as a candidate.
         let analysis = d.analysis(node.id, &probe.memory());
         let findings = (d.judge_candidates(&probe, &analysis, candidates, self.sensitivity)).await;
-        Ok(d.conflicts_of(&probe, node.id, findings, &self.credibility))
+        let mut found = d.conflicts_of(&probe, node.id, findings, &self.credibility);
+        for hit in &mut found {
+            hit.queued_by(node.changed_key.as_deref());
+        }
+        Ok(found)
     }
 }
 
@@ -439,13 +444,13 @@ pub fn recommend_for(
             labels: &old.labels,
             confidence: old.confidence,
             observed_at: old.observed_at,
-            credibility: credibility_of(table, old.source.as_deref()),
+            credibility: credibility_of(table, &old.scope, old.source.as_deref()),
         },
         &Standing {
             labels: new.labels,
             confidence: new.confidence,
             observed_at: new.observed_at,
-            credibility: credibility_of(table, new.source),
+            credibility: credibility_of(table, new.scope, new.source),
         },
     )
 }
@@ -487,7 +492,10 @@ impl Detector {
             let (findings, analysis) = self
                 .find_analysed(store, &probe, analyse, sensitivity)
                 .await?;
-            let found = self.to_conflicts(store, &probe, id, findings).await?;
+            let mut found = self.to_conflicts(store, &probe, id, findings).await?;
+            for hit in &mut found {
+                hit.queued_by(node.changed_key.as_deref());
+            }
             (found, analysis)
         } else {
             (Vec::new(), analyse())

@@ -102,7 +102,8 @@ fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-pub fn credibility_of(table: &[SourceStats], source: Option<&str>) -> Option<f64> {
-    let s = table.iter().find(|s| Some(s.source.as_str()) == source)?;
+/// A source's credibility as learned in `scope` (never from another scope's verdicts).
+pub fn credibility_of(table: &[SourceStats], scope: &str, source: Option<&str>) -> Option<f64> {
+    let s = (table.iter()).find(|s| s.scope == scope && Some(s.source.as_str()) == source)?;
     Some(crate::domain::credibility::score(s.upheld, s.contradicted))
 }

@@ -222,6 +222,7 @@ pub async fn add(svc: &Services, caller: &Caller, new: AddKey) -> Result<(ApiKey
         role: new.role,
         scopes: new.scopes,
         created_at: time::now(),
+        created_key: caller.writer(),
     };
     if !svc.store.create_key(key.clone()).await? {
         return Err(Error::KeyExists(key.name));
@@ -247,7 +248,10 @@ pub async fn list(svc: &Services, caller: &Caller) -> Result<Vec<ApiKey>> {
 /// Revokes the named key: this process refuses it at once, others within [`FRESH`].
 pub async fn revoke(svc: &Services, caller: &Caller, name: &str) -> Result<ApiKey> {
     may_use_all(caller)?;
-    let key = svc.store.revoke_key(name).await?;
+    let key = svc
+        .store
+        .revoke_key(name, caller.writer().as_deref())
+        .await?;
     svc.keyring.forget(name);
     Ok(key)
 }

@@ -9,6 +9,7 @@
 //! reply's bytes ([`replies`]), which a request holding an idempotency key commits with the
 //! write ([`idempotency`]).
 
+pub mod audit;
 pub mod batch;
 pub mod conflicts;
 pub mod detect;

@@ -69,6 +69,7 @@ pub async fn remember(
 ) -> Result<(Node, Vec<Conflict>)> {
     let mut node = parse_for(caller, input)?;
     node.changed_by = by;
+    node.changed_key = caller.writer();
     let store = &*svc.store;
     let write = |node, found| async move {
         match claim {
@@ -351,6 +352,7 @@ pub async fn update(
         }
     }
     patch.changed_by = by;
+    patch.changed_key = caller.writer();
     Ok(svc.store.update_node(id, patch).await?)
 }
 
@@ -358,7 +360,8 @@ pub async fn update(
 /// does (its tombstone version records it).
 pub async fn delete(svc: &Services, caller: &Caller, id: Uuid, by: Option<&str>) -> Result<()> {
     get(svc, caller, id).await?;
-    Ok(svc.store.delete_node(id, by).await?)
+    let key = caller.writer();
+    Ok(svc.store.delete_node(id, by, key.as_deref()).await?)
 }
 
 /// A page of nodes, newest first, or ranked by the full-text query's index tokens.

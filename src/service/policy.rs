@@ -55,13 +55,13 @@ impl Policies {
                 labels: &old.labels,
                 memory_type: &old.memory_type,
                 source: old.source.as_deref(),
-                credibility: credibility_of(credibility, old.source.as_deref()),
+                credibility: credibility_of(credibility, &old.scope, old.source.as_deref()),
             },
             new: SideFacts {
                 labels: new.labels,
                 memory_type: new.memory_type,
                 source: new.source,
-                credibility: credibility_of(credibility, new.source),
+                credibility: credibility_of(credibility, new.scope, new.source),
             },
         };
         let (rule, why, held_back) = match policy::first_match(&self.rules, &facts)? {
@@ -111,6 +111,8 @@ impl Firing {
             reason: None,
             // Policies act within the written memory's scope.
             scopes: None,
+            // The write that set the rule off names its key ([`crate::service::detect`]).
+            key: None,
         })
     }
 }

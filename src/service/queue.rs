@@ -135,6 +135,7 @@ async fn queue_in(
         recommendation,
         note: m.note,
         created_at: now,
+        key: caller.writer(),
     };
     let queued = match claim {
         None => store.queue_conflict(conflict).await,

@@ -232,6 +232,8 @@ pub trait Backend: Send + Sync + Sized + 'static {
     /// The versions known at one system time of the memories that held at one valid time;
     /// binds as `versions::list_known` ([`super::sql::list_known`]).
     const LIST_KNOWN: &'static str;
+    /// `GET /audit`'s list ([`super::audit::audit_list`]); binds as `audit::list`.
+    const AUDIT_LIST: &'static str;
     /// Nodes matching the full-text query `$7`, ranked; binds as `nodes::list`.
     const LIST_RANKED: &'static str;
     /// Active nodes with an embedding sharing a label of list `$1`, newest first; binds as

@@ -39,7 +39,7 @@ pub async fn insert<B: Backend>(conn: &mut Conn<B>, c: &NewConflict) -> StoreRes
     match row {
         Some(row) => {
             let seq: i64 = Cols::<B::Db>::new(&row).get("seq")?;
-            let entry = HistoryEntry::queued(c.created_at, c.note.clone());
+            let entry = HistoryEntry::queued(c.created_at, c.note.clone(), c.key.clone());
             history::record::<B>(conn, c.id, &entry, None).await?;
             event::<B>(conn, "conflict.created", c.id, seq).await?;
             Ok(true)
@@ -249,18 +249,26 @@ pub async fn stats<B: Backend>(store: &B, scopes: Option<&str>) -> StoreResult<C
     Ok(stats)
 }
 
-/// Every source named by a node the caller sees (and, for a caller of every scope, every
-/// source with verdicts), with its node count in the caller's scopes.
+/// Every source named by a node the caller sees or with verdicts in its scopes, with its
+/// counters summed over the caller's scopes and its node count there.
 const SOURCES: &str = concat!(
     "with names as (select source from nodes n where source is not null and ",
     in_scopes!("n.scope", "$1"),
-    " union select source from sources where $1 is null) \
-     select names.source, coalesce(s.upheld, 0) as upheld, \
-            coalesce(s.contradicted, 0) as contradicted, \
+    " union select source from sources s where ",
+    in_scopes!("s.scope", "$1"),
+    ") select '' as scope, names.source, \
+            cast(coalesce((select sum(s.upheld) from sources s \
+                           where s.source = names.source and ",
+    in_scopes!("s.scope", "$1"),
+    "), 0) as bigint) as upheld, \
+            cast(coalesce((select sum(s.contradicted) from sources s \
+                           where s.source = names.source and ",
+    in_scopes!("s.scope", "$1"),
+    "), 0) as bigint) as contradicted, \
             (select count(*) from nodes n where n.source = names.source and ",
     in_scopes!("n.scope", "$1"),
     ") as nodes \
-     from names left join sources s on s.source = names.source order by names.source"
+     from names order by names.source"
 );
 
 pub async fn sources<B: Backend>(store: &B, scopes: Option<&str>) -> StoreResult<Vec<SourceStats>> {
@@ -272,7 +280,7 @@ pub async fn sources<B: Backend>(store: &B, scopes: Option<&str>) -> StoreResult
 pub async fn source_verdicts<B: Backend>(store: &B) -> StoreResult<Vec<SourceStats>> {
     source_rows::<B>(
         store,
-        "select source, upheld, contradicted, cast(0 as bigint) as nodes from sources \
+        "select scope, source, upheld, contradicted, cast(0 as bigint) as nodes from sources \
          where upheld + contradicted > 0",
     )
     .await
@@ -284,16 +292,17 @@ async fn source_rows<B: Backend>(store: &B, sql: &'static str) -> StoreResult<Ve
     rows.iter().map(rows::source_stats::<B::Db>).collect()
 }
 
-/// Counts a verdict for a source, in the resolution's transaction.
+/// Counts a verdict for a source in a scope, in the resolution's transaction.
 pub async fn count_verdict<B: Backend>(
     conn: &mut Conn<B>,
+    scope: &str,
     source: &str,
     upheld: bool,
 ) -> StoreResult<()> {
     B::query(
-        "insert into sources (source, upheld, contradicted, created_at, updated_at) \
-         values ($1, $2, $3, $4, $4) \
-         on conflict (source) do update set upheld = sources.upheld + excluded.upheld, \
+        "insert into sources (scope, source, upheld, contradicted, created_at, updated_at) \
+         values ($5, $1, $2, $3, $4, $4) \
+         on conflict (scope, source) do update set upheld = sources.upheld + excluded.upheld, \
            contradicted = sources.contradicted + excluded.contradicted, \
            updated_at = excluded.updated_at",
     )
@@ -301,6 +310,7 @@ pub async fn count_verdict<B: Backend>(
     .arg(upheld as i64)
     .arg(!upheld as i64)
     .arg(Ts(time::now()))
+    .arg(scope)
     .run(conn)
     .await?;
     Ok(())

@@ -20,13 +20,14 @@ pub async fn record<B: Backend>(
 ) -> StoreResult<()> {
     B::query(
         "insert into conflict_history \
-           (conflict_id, at, kind, by_whom, resolution, note, actions, pre_image) \
-         values ($1, $2, $3, $4, $5, $6, $7, $8)",
+           (conflict_id, at, kind, by_whom, key_name, resolution, note, actions, pre_image) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
     .arg(Id(conflict_id))
     .arg(Ts(entry.at))
     .arg(entry.kind.as_str())
     .arg(&entry.by)
+    .arg(&entry.key)
     .arg(entry.resolution.map(|r| r.as_str()))
     .arg(&entry.note)
     .arg(Json(&entry.actions))
@@ -47,7 +48,7 @@ pub async fn list<B: Backend>(store: &B, conflict_id: Uuid) -> StoreResult<Vec<H
         return Err(StoreError::NotFound("conflict"));
     }
     let rows = B::query(
-        "select at, kind, by_whom, resolution, note, actions from conflict_history \
+        "select at, kind, by_whom, key_name, resolution, note, actions from conflict_history \
          where conflict_id = $1 order by entry_id",
     )
     .arg(Id(conflict_id))
@@ -59,7 +60,7 @@ pub async fn list<B: Backend>(store: &B, conflict_id: Uuid) -> StoreResult<Vec<H
 /// A conflict's latest entry with its id and pre-image, read inside a transaction.
 pub async fn latest<B: Backend>(conn: &mut Conn<B>, conflict_id: Uuid) -> StoreResult<LatestEntry> {
     let row = B::query(
-        "select entry_id, at, kind, by_whom, resolution, note, actions, pre_image \
+        "select entry_id, at, kind, by_whom, key_name, resolution, note, actions, pre_image \
          from conflict_history where conflict_id = $1 order by entry_id desc limit 1",
     )
     .arg(Id(conflict_id))

@@ -15,14 +15,15 @@ pub async fn insert<B: Backend>(store: &B, key: &NewApiKey) -> StoreResult<bool>
     let mut conn = store.pool().acquire().await?;
     let inserted = B::query(
         "insert into api_keys \
-         (key_name, key_digest, role, scopes, created_at, updated_at) \
-         values ($1, $2, $3, $4, $5, $5) on conflict do nothing",
+         (key_name, key_digest, role, scopes, created_at, updated_at, created_key) \
+         values ($1, $2, $3, $4, $5, $5, $6) on conflict do nothing",
     )
     .arg(key.name.as_str())
     .arg(api_key::hex(&key.digest))
     .arg(key.role.as_str())
     .arg(Json(key.scopes.to_strings()))
     .arg(Ts(key.created_at))
+    .arg(&key.created_key)
     .run(&mut conn)
     .await?;
     Ok(inserted == 1)
@@ -57,15 +58,20 @@ pub async fn by_digest<B: Backend>(
 }
 
 /// Revokes the named key (a revoked one keeps its first revocation time) and returns it.
-pub async fn revoke<B: Backend>(store: &B, name: &str) -> StoreResult<ApiKey> {
+pub async fn revoke<B: Backend>(
+    store: &B,
+    name: &str,
+    by_key: Option<&str>,
+) -> StoreResult<ApiKey> {
     let now = Ts(time::now());
     let mut conn = store.pool().acquire().await?;
     B::query(
-        "update api_keys set revoked_at = $2, updated_at = $2 \
+        "update api_keys set revoked_at = $2, updated_at = $2, revoked_key = $3 \
          where key_name = $1 and revoked_at is null",
     )
     .arg(name)
     .arg(now)
+    .arg(by_key)
     .run(&mut conn)
     .await?;
     let row = B::query(

@@ -62,6 +62,7 @@
 //! The `Store` impl below is the door: it wraps each write in [`unit_of_work`] (deadlock
 //! retries, write health). `scripts/check-layers` fails on a cycle between files here.
 
+mod audit;
 pub mod backend;
 pub mod check;
 mod conflicts;
@@ -93,6 +94,7 @@ use backend::{Backend, QueryExt};
 use uuid::Uuid;
 
 use crate::domain::api_key::{ApiKey, KeyDigest, NewApiKey};
+use crate::domain::audit::{AuditEntry, AuditQuery};
 use crate::domain::batch::{BatchWritten, NewBatch};
 use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
 use crate::domain::cursor::{Cursor, Page};
@@ -273,6 +275,17 @@ pub struct DetectedConflict {
     pub resolve: Option<crate::domain::plan::Resolve>,
 }
 
+impl DetectedConflict {
+    /// Names the key of the write that found it, as the conflict's first history entry and a
+    /// policy's resolution of it record.
+    pub fn queued_by(&mut self, key: Option<&str>) {
+        self.conflict.key = key.map(str::to_owned);
+        if let Some(r) = &mut self.resolve {
+            r.key = key.map(str::to_owned);
+        }
+    }
+}
+
 /// One stretch of a sweep: the memories it compared up to `checkpoint` (`compared` of
 /// them) and the conflicts found for each, recorded together by [`Store::record_sweep`].
 #[derive(Debug, Clone)]
@@ -294,6 +307,9 @@ pub struct SweepChunk {
 /// Per-source verdict counters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SourceStats {
+    /// The scope the counters were learned in; `GET /sources` sums the caller's scopes and
+    /// leaves it empty.
+    pub scope: String,
     pub source: String,
     pub upheld: i64,
     pub contradicted: i64,
@@ -398,8 +414,8 @@ pub trait Store: Send + Sync + 'static {
     async fn get_node(&self, id: Uuid) -> StoreResult<Node>;
     async fn get_node_with_embedding(&self, id: Uuid) -> StoreResult<(Node, Option<Vec<f32>>)>;
     async fn update_node(&self, id: Uuid, patch: NodePatch) -> StoreResult<Node>;
-    /// Deletes a node; `by` is who did (what its tombstone version records).
-    async fn delete_node(&self, id: Uuid, by: Option<&str>) -> StoreResult<()>;
+    /// Deletes a node; `by` is who did and `key` their key (what its tombstone version records).
+    async fn delete_node(&self, id: Uuid, by: Option<&str>, key: Option<&str>) -> StoreResult<()>;
     async fn list_nodes(&self, query: NodeQuery) -> StoreResult<Page<Node>>;
     /// Dimension every embedding in the store has, if any is stored.
     async fn embedding_dim(&self) -> StoreResult<Option<usize>>;
@@ -493,11 +509,13 @@ pub trait Store: Send + Sync + 'static {
     async fn create_key(&self, key: NewApiKey) -> StoreResult<bool>;
     /// Every API key, revoked ones included, by name.
     async fn list_keys(&self) -> StoreResult<Vec<ApiKey>>;
+    /// Who did what, newest first: `limit + 1` entries of the audit after `q.after`.
+    async fn audit(&self, q: &AuditQuery) -> StoreResult<Vec<AuditEntry>>;
     /// The API key with this digest, revoked or not.
     async fn key_by_digest(&self, digest: KeyDigest) -> StoreResult<Option<ApiKey>>;
-    /// Revokes the named key (`NotFound("key")` when there is none); revoking twice keeps the
-    /// first time.
-    async fn revoke_key(&self, name: &str) -> StoreResult<ApiKey>;
+    /// Revokes the named key (`NotFound("key")` when there is none), recording the admin key
+    /// that does; revoking twice keeps the first time.
+    async fn revoke_key(&self, name: &str, by_key: Option<&str>) -> StoreResult<ApiKey>;
     /// Whether any API key was ever stored: then every request needs a key.
     async fn keys_exist(&self) -> StoreResult<bool>;
     /// Records a use of the named key at `at` (never moving it back).
@@ -712,8 +730,8 @@ impl<B: Backend> Store for B {
         unit_of_work(self, || units::nodes::update(self, id, patch.clone())).await
     }
 
-    async fn delete_node(&self, id: Uuid, by: Option<&str>) -> StoreResult<()> {
-        unit_of_work(self, || units::nodes::delete(self, id, by)).await
+    async fn delete_node(&self, id: Uuid, by: Option<&str>, key: Option<&str>) -> StoreResult<()> {
+        unit_of_work(self, || units::nodes::delete(self, id, by, key)).await
     }
 
     async fn list_nodes(&self, query: NodeQuery) -> StoreResult<Page<Node>> {
@@ -940,12 +958,16 @@ impl<B: Backend> Store for B {
         keys::list(self).await
     }
 
+    async fn audit(&self, q: &AuditQuery) -> StoreResult<Vec<AuditEntry>> {
+        audit::list(self, q).await
+    }
+
     async fn key_by_digest(&self, digest: KeyDigest) -> StoreResult<Option<ApiKey>> {
         keys::by_digest(self, &digest).await
     }
 
-    async fn revoke_key(&self, name: &str) -> StoreResult<ApiKey> {
-        keys::revoke(self, name).await
+    async fn revoke_key(&self, name: &str, by_key: Option<&str>) -> StoreResult<ApiKey> {
+        keys::revoke(self, name, by_key).await
     }
 
     async fn keys_exist(&self) -> StoreResult<bool> {

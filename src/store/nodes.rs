@@ -34,6 +34,8 @@ pub async fn fetch_optional<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreRe
 #[derive(Debug, Clone, Default)]
 pub struct Change {
     pub by: Option<String>,
+    /// The name of the key that makes the change (null without keys).
+    pub key: Option<String>,
     pub conflict: Option<Uuid>,
 }
 
@@ -42,14 +44,16 @@ impl Change {
     pub fn written(node: &NewNode) -> Self {
         Self {
             by: node.changed_by.clone(),
+            key: node.changed_key.clone(),
             conflict: None,
         }
     }
 
     /// A change made within a conflict's resolution or revert.
-    pub fn in_conflict(conflict: Uuid, by: Option<&str>) -> Self {
+    pub fn in_conflict(conflict: Uuid, by: Option<&str>, key: Option<&str>) -> Self {
         Self {
             by: by.map(str::to_owned),
+            key: key.map(str::to_owned),
             conflict: Some(conflict),
         }
     }
@@ -70,19 +74,20 @@ pub async fn insert<B: Backend>(
     Ok(())
 }
 
-/// The insert of a node, `$1..$16` bound by [`bind_insert`].
+/// The insert of a node, `$1..$17` bound by [`bind_insert`].
 macro_rules! insert_node {
     () => {
         "insert into nodes (node_id, title, body, memory_type, labels, scope, source, \
          confidence, state, observed_at, created_at, updated_at, embedding, embedding_dim, \
-         search_tokens, changed_by, changed_in) \
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15, $16)"
+         search_tokens, changed_by, changed_key, changed_in) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15, $16, \
+         $17)"
     };
 }
 pub(crate) use insert_node;
 
 /// The parameters of [`insert_node!`], all bound by [`bind_insert`].
-pub(crate) const INSERT_NODE_PARAMS: usize = 16;
+pub(crate) const INSERT_NODE_PARAMS: usize = 17;
 
 const INSERT_NODE: &str = insert_node!();
 
@@ -108,6 +113,7 @@ pub(crate) fn bind_insert<B: Backend>(
         .arg(node.embedding.as_ref().map(|e| e.len() as i32))
         .arg(tokens)
         .arg(change.by.clone())
+        .arg(change.key.clone())
         .arg(change.conflict.map(Id))
 }
 
@@ -246,12 +252,15 @@ pub async fn delete_row<B: Backend>(
     id: Uuid,
     change: &Change,
 ) -> StoreResult<()> {
-    B::query("update nodes set changed_by = $2, changed_in = $3 where node_id = $1")
-        .arg(Id(id))
-        .arg(change.by.clone())
-        .arg(change.conflict.map(Id))
-        .run(conn)
-        .await?;
+    B::query(
+        "update nodes set changed_by = $2, changed_key = $3, changed_in = $4 where node_id = $1",
+    )
+    .arg(Id(id))
+    .arg(change.by.clone())
+    .arg(change.key.clone())
+    .arg(change.conflict.map(Id))
+    .run(conn)
+    .await?;
     B::query("delete from nodes where node_id = $1")
         .arg(Id(id))
         .run(conn)

@@ -70,17 +70,16 @@ pub async fn capture<B: Backend>(
         });
     }
     let counted = verdicts(conflict, strategy);
-    let sources: BTreeSet<&String> = counted.iter().map(|(s, _)| s).collect();
-    for source in sources {
+    let sources: BTreeSet<(&String, &String)> =
+        counted.iter().map(|v| (&v.scope, &v.source)).collect();
+    for (scope, source) in sources {
         pre.sources.push(SourceBefore {
+            scope: scope.clone(),
             source: source.clone(),
-            row: source_row::<B>(conn, source).await?,
+            row: source_row::<B>(conn, scope, source).await?,
         });
     }
-    pre.verdicts = counted
-        .into_iter()
-        .map(|(source, upheld)| SourceVerdict { source, upheld })
-        .collect();
+    pre.verdicts = counted;
     Ok(pre)
 }
 
@@ -144,7 +143,7 @@ async fn conflicts_of<B: Backend>(
 
 async fn history_of<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreResult<Vec<HistoryImage>> {
     let rows = B::query(
-        "select entry_id, at, kind, by_whom, resolution, note, actions, pre_image \
+        "select entry_id, at, kind, by_whom, key_name, resolution, note, actions, pre_image \
          from conflict_history where conflict_id = $1 order by entry_id",
     )
     .arg(Id(id))
@@ -153,36 +152,45 @@ async fn history_of<B: Backend>(conn: &mut Conn<B>, id: Uuid) -> StoreResult<Vec
     rows.iter().map(rows::history_image::<B::Db>).collect()
 }
 
-/// A source's counter row, or `None` when it has none.
+/// A source's counter row in a scope, or `None` when it has none.
 pub async fn source_row<B: Backend>(
     conn: &mut Conn<B>,
+    scope: &str,
     source: &str,
 ) -> StoreResult<Option<SourceRow>> {
     let row = B::query(
-        "select upheld, contradicted, created_at, updated_at from sources where source = $1",
+        "select upheld, contradicted, created_at, updated_at from sources \
+         where scope = $1 and source = $2",
     )
+    .arg(scope)
     .arg(source)
     .optional(conn)
     .await?;
     row.map(|row| rows::source_row::<B::Db>(&row)).transpose()
 }
 
-/// `(source, upheld)` pairs a verdict counts: `new_is_current` upholds the new side's source and
-/// contradicts the old side's; `old_is_current` the reverse; the other strategies count nothing.
-pub fn verdicts(conflict: &Conflict, strategy: Strategy) -> Vec<(String, bool)> {
-    let old = conflict.old_node.as_ref().and_then(|n| n.source.clone());
-    let new = conflict.new_node.as_ref().and_then(|n| n.source.clone());
+/// The verdicts a resolution counts, each in the scope of the memory bearing the source:
+/// `new_is_current` upholds the new side's source and contradicts the old side's;
+/// `old_is_current` the reverse; the other strategies count nothing.
+pub fn verdicts(conflict: &Conflict, strategy: Strategy) -> Vec<SourceVerdict> {
     let new_won = match strategy {
         Strategy::NewIsCurrent => true,
         Strategy::OldIsCurrent => false,
         Strategy::KeepBoth | Strategy::Merge => return Vec::new(),
     };
-    let mut out = Vec::new();
-    if let Some(s) = new {
-        out.push((s, new_won));
-    }
-    if let Some(s) = old {
-        out.push((s, !new_won));
-    }
-    out
+    let sides = [
+        (&conflict.new_node, new_won),
+        (&conflict.old_node, !new_won),
+    ];
+    sides
+        .into_iter()
+        .filter_map(|(node, upheld)| {
+            let node = node.as_ref()?;
+            Some(SourceVerdict {
+                scope: node.scope.clone(),
+                source: node.source.clone()?,
+                upheld,
+            })
+        })
+        .collect()
 }

@@ -100,6 +100,7 @@ pub fn version_row<D: Sql>(row: &D::Row) -> StoreResult<(i64, VersionRow)> {
             kind,
             recorded_at,
             by: c.get("by_whom")?,
+            key: c.get("key_name")?,
             conflict_id: c.opt_id("conflict_id")?,
             replaced: Replaced {
                 title: c.get("prev_title")?,
@@ -190,13 +191,14 @@ pub fn edge_image<D: Sql>(row: &D::Row) -> StoreResult<EdgeImage> {
     })
 }
 
-/// A history entry (`at`, `kind`, `by_whom`, `resolution`, `note`, `actions`).
+/// A history entry (`at`, `kind`, `by_whom`, `key_name`, `resolution`, `note`, `actions`).
 pub fn history_entry<D: Sql>(row: &D::Row) -> StoreResult<HistoryEntry> {
     let c = Cols::<D>::new(row);
     Ok(HistoryEntry {
         at: c.ts("at")?,
         kind: c.parse("kind")?,
         by: c.get("by_whom")?,
+        key: c.get("key_name")?,
         resolution: c.opt_parse("resolution")?,
         note: c.get("note")?,
         actions: c.json("actions")?,
@@ -230,6 +232,7 @@ pub fn history_image<D: Sql>(row: &D::Row) -> StoreResult<HistoryImage> {
         at: e.at,
         kind: e.kind.as_str().to_owned(),
         by_whom: e.by,
+        key_name: e.key,
         resolution: e.resolution.map(|r| r.as_str().to_owned()),
         note: e.note,
         actions: e.actions,
@@ -325,10 +328,12 @@ pub fn source_row<D: Sql>(row: &D::Row) -> StoreResult<SourceRow> {
     })
 }
 
-/// A source's verdict counters and node count (`source`, `upheld`, `contradicted`, `nodes`).
+/// A source's verdict counters and node count (`scope`, `source`, `upheld`, `contradicted`,
+/// `nodes`).
 pub fn source_stats<D: Sql>(row: &D::Row) -> StoreResult<SourceStats> {
     let c = Cols::<D>::new(row);
     Ok(SourceStats {
+        scope: c.get("scope")?,
         source: c.get("source")?,
         upheld: c.get("upheld")?,
         contradicted: c.get("contradicted")?,

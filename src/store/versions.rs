@@ -13,14 +13,14 @@ use crate::domain::version::{self, NodeVersion};
 /// The live node (as version 0 that replaced everything) and its stored versions, in one
 /// statement so that both are read from one snapshot.
 const VERSIONS_OF_NODE: &str = "select 0 as version, 'live' as kind, updated_at as recorded_at, \
-       changed_by as by_whom, changed_in as conflict_id, title as prev_title, \
+       changed_by as by_whom, changed_key as key_name, changed_in as conflict_id, title as prev_title, \
        body as prev_body, confidence as prev_confidence, memory_type as prev_memory_type, \
        labels as prev_labels, scope as prev_scope, source as prev_source, \
        state as prev_state, observed_at as prev_observed_at, \
        valid_until as prev_valid_until, corrected as prev_corrected \
      from nodes where node_id = $1 \
      union all \
-     select version, kind, recorded_at, by_whom, conflict_id, prev_title, prev_body, \
+     select version, kind, recorded_at, by_whom, key_name, conflict_id, prev_title, prev_body, \
        prev_confidence, prev_memory_type, prev_labels, prev_scope, prev_source, prev_state, \
        prev_observed_at, prev_valid_until, prev_corrected \
      from node_versions where node_id = $1 \

@@ -116,6 +116,9 @@ pub struct NodeVersionDto {
     /// Who made the change: a resolution's `resolved_by`, a revert's `reverted_by`,
     /// `policy:<name>`, `mcp:<client>`; null when the writer is not named.
     pub changed_by: Option<String>,
+    /// The name of the API key that made the change (`GET /audit`); null when the service
+    /// runs without keys.
+    pub key: Option<String>,
     /// The conflict whose resolution or revert made the change.
     pub conflict_id: Option<Uuid>,
     pub title: String,
@@ -145,6 +148,7 @@ impl NodeVersionDto {
             kind: v.kind.as_str().to_owned(),
             recorded_at: time::format(&v.recorded_at),
             changed_by: v.by,
+            key: v.key,
             conflict_id: v.conflict_id,
             title: v.title,
             body: v.body,
@@ -492,6 +496,9 @@ pub struct HistoryEntryDto {
     pub kind: String,
     /// Who made the change (`resolved_by`, `reverted_by`, `policy:<name>`); null when unnamed.
     pub by: Option<String>,
+    /// The name of the API key that made it (`GET /audit`): for `queued` and `auto_resolved`,
+    /// the key of the write that found the conflict; null without keys and for a sweep's.
+    pub key: Option<String>,
     /// The strategy applied, or undone by a revert.
     pub resolution: Option<String>,
     pub note: Option<String>,
@@ -505,6 +512,7 @@ impl From<HistoryEntry> for HistoryEntryDto {
             at: time::format(&h.at),
             kind: h.kind.as_str().to_owned(),
             by: h.by,
+            key: h.key,
             resolution: h.resolution.map(|r| r.as_str().to_owned()),
             note: h.note,
             actions: h.actions.iter().map(ActionDto::from).collect(),

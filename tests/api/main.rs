@@ -5,6 +5,7 @@ mod support;
 
 mod as_of;
 mod as_of_model;
+mod audit;
 mod auth;
 mod batch;
 mod conflicts;

@@ -445,6 +445,10 @@ async fn cases(app: &TestApp, method: &str, path: &str, a: &Seeded, b: &Seeded) 
         ("GET", "/reports") | ("GET", "/sources") | ("GET", "/sweeps") => vec![own(path, None)],
         // Keys and policies span every scope: an admin of scope A does not manage them.
         ("GET", "/keys") | ("GET", "/policies") => vec![forbidden_scope(path, None)],
+        ("GET", "/audit") => vec![
+            forbidden_scope("/audit", None),
+            forbidden_scope(format!("/audit?key={B}-writer"), None),
+        ],
         ("POST", "/keys") => vec![forbidden_scope(
             path,
             Some(json!({"name": "made-by-a", "role": "reader", "scopes": [A]})),

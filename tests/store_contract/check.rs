@@ -36,7 +36,7 @@ async fn history(store: &dyn Store) -> Vec<Resolution> {
     let new = node(store, "Port", "The port is 8080").await;
     let id = conflict(store, &old, &new).await;
     resolve(store, id, "keep_both").await.unwrap();
-    store.delete_node(new.id, None).await.unwrap();
+    store.delete_node(new.id, None, None).await.unwrap();
     // One conflict stays pending.
     let a = node(store, "Owner", "The owner is Ada").await;
     let b = node(store, "Owner", "The owner is Grace").await;

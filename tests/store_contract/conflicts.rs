@@ -28,8 +28,8 @@ pub async fn deleting_a_node_removes_its_edges_and_pending_conflicts_but_keeps_h
         .unwrap();
 
     // Act
-    store.delete_node(old.id, None).await.unwrap();
-    store.delete_node(new.id, None).await.unwrap();
+    store.delete_node(old.id, None, None).await.unwrap();
+    store.delete_node(new.id, None, None).await.unwrap();
 
     // Assert
     assert!(matches!(

@@ -49,13 +49,13 @@ pub async fn a_created_node_reads_back_unchanged_and_can_be_patched_and_deleted(
     assert_eq!(patched.body, created.body);
     assert!(patched.updated_at >= created.updated_at);
     assert_eq!(store.get_node(created.id).await.unwrap(), patched);
-    store.delete_node(created.id, None).await.unwrap();
+    store.delete_node(created.id, None, None).await.unwrap();
     assert!(matches!(
         store.get_node(created.id).await,
         Err(StoreError::NotFound("node"))
     ));
     assert!(matches!(
-        store.delete_node(created.id, None).await,
+        store.delete_node(created.id, None, None).await,
         Err(StoreError::NotFound("node"))
     ));
     let missing = store

@@ -22,6 +22,7 @@ fn resolved_by_policy(
     DetectedConflict {
         resolve: Some(Resolve {
             scopes: None,
+            key: None,
             reason: None,
             conflict_id: conflict.id,
             strategy,

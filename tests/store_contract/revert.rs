@@ -282,7 +282,7 @@ pub async fn later_changes_are_named_and_nothing_is_written(store: &dyn Store, d
     let (id, _, new) = arrange(store, true).await;
     let new = new.unwrap();
     resolve(store, id, "keep_both").await.unwrap();
-    store.delete_node(new.id, None).await.unwrap();
+    store.delete_node(new.id, None, None).await.unwrap();
     let before = db.dump().await;
     assert_eq!(
         in_the_way(revert(store, id).await),

@@ -68,6 +68,7 @@ pub fn new_conflict(old: Uuid, new: Option<Uuid>, content: Option<&str>) -> NewC
         },
         note: None,
         created_at: time::now(),
+        key: None,
     }
 }
 

@@ -11,8 +11,6 @@ use concord::store::postgres::PgStore;
 use concord::store::sqlite::SqliteStore;
 use sqlx::migrate::Migrator;
 
-use super::support::{input, node_from};
-
 /// The last migration of the old layout.
 const OLD_LAYOUT: &str = "0009_";
 
@@ -116,12 +114,20 @@ async fn old_layout_reads_back_the_same(
 ) {
     let old = migrations_until_old_layout(dir);
     migrate(&old).await;
-    let store = store_at().await;
-    let mut alpha = input("Alpha", "alpha one");
-    alpha.labels = Some(vec!["ops".into()]);
-    alpha.confidence = Some(0.8);
-    let a = node_from(&*store, alpha).await.id;
-    let b = node_from(&*store, input("Beta", "beta one")).await.id;
+    // Written as the old layout's writes did: today's write paths set columns it lacks.
+    let (a, b) = (uuid::Uuid::now_v7(), uuid::Uuid::now_v7());
+    for (id, title, body, labels) in [
+        (a, "Alpha", "alpha one", r#"["ops"]"#),
+        (b, "Beta", "beta one", "[]"),
+    ] {
+        run(&format!(
+            "insert into nodes (node_id, title, body, labels, confidence, observed_at, \
+             created_at, updated_at, search_tokens) values ('{id}', '{title}', '{body}', \
+             '{labels}', 0.8, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', \
+             '2026-01-01T00:00:00.000Z', '{body}')"
+        ))
+        .await;
+    }
     for sql in changes(&a.to_string(), &b.to_string()) {
         run(&sql).await;
     }

@@ -259,6 +259,7 @@ fn detected(old: Uuid, new: Uuid) -> DetectedConflict {
             },
             note: None,
             created_at: time::now(),
+            key: None,
         },
         edge: Edge::system(new, old, CONTRADICTS, 0.8),
         resolve: None,

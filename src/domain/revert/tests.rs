@@ -281,53 +281,64 @@ fn counters(upheld: i64, contradicted: i64, at: Timestamp) -> SourceRow {
     }
 }
 
+fn key(source: &str) -> (String, String) {
+    ("default".to_owned(), source.to_owned())
+}
+
 #[test]
 fn verdicts_are_uncounted_exactly_or_subtracted_when_others_counted_since() {
     let (then, now) = (time::parse("2026-01-01T00:00:00Z").unwrap(), time::now());
     let mut pre = pre(Vec::new());
     pre.sources = vec![
         SourceBefore {
+            scope: "default".into(),
             source: "docs".into(),
             row: None,
         },
         SourceBefore {
+            scope: "default".into(),
             source: "chat".into(),
             row: Some(counters(2, 1, then)),
         },
     ];
     pre.verdicts = vec![
         SourceVerdict {
+            scope: "default".into(),
             source: "docs".into(),
             upheld: true,
         },
         SourceVerdict {
+            scope: "default".into(),
             source: "chat".into(),
             upheld: false,
         },
     ];
     let untouched = HashMap::from([
-        ("docs".to_owned(), counters(1, 0, now)),
-        ("chat".to_owned(), counters(2, 2, now)),
+        (key("docs"), counters(1, 0, now)),
+        (key("chat"), counters(2, 2, now)),
     ]);
     assert_eq!(
         uncount(&pre, &untouched, now),
         [
             SourceWrite::Delete {
+                scope: "default".into(),
                 source: "docs".into()
             },
             SourceWrite::Set {
+                scope: "default".into(),
                 source: "chat".into(),
                 row: counters(2, 1, then)
             }
         ]
     );
     let counted_since = HashMap::from([
-        ("docs".to_owned(), counters(3, 1, now)),
-        ("chat".to_owned(), counters(2, 2, now)),
+        (key("docs"), counters(3, 1, now)),
+        (key("chat"), counters(2, 2, now)),
     ]);
     assert_eq!(
         uncount(&pre, &counted_since, now)[0],
         SourceWrite::Set {
+            scope: "default".into(),
             source: "docs".into(),
             row: counters(2, 1, now)
         }

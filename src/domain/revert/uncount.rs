@@ -9,22 +9,28 @@ use crate::domain::time::Timestamp;
 #[derive(Debug, Clone, PartialEq)]
 pub enum SourceWrite {
     /// The resolution created the row and nothing counted since: it goes.
-    Delete { source: String },
+    Delete { scope: String, source: String },
     /// The row as it was, or (when other verdicts were counted since) as it is minus the
     /// resolution's verdicts.
-    Set { source: String, row: SourceRow },
+    Set {
+        scope: String,
+        source: String,
+        row: SourceRow,
+    },
 }
 
-/// Uncounts the resolution's verdicts. `now` holds the current rows of its sources; a row no
-/// other verdict changed since is restored exactly, any other is decremented.
+/// Uncounts the resolution's verdicts. `now` holds the current rows of its sources by
+/// `(scope, source)`; a row no other verdict changed since is restored exactly, any other is
+/// decremented.
 pub fn uncount(
     pre: &PreImage,
-    now: &HashMap<String, SourceRow>,
+    now: &HashMap<(String, String), SourceRow>,
     at: Timestamp,
 ) -> Vec<SourceWrite> {
     let mut writes = Vec::new();
     for before in &pre.sources {
-        let counted = pre.verdicts.iter().filter(|v| v.source == before.source);
+        let counted =
+            (pre.verdicts.iter()).filter(|v| v.scope == before.scope && v.source == before.source);
         let (up, down) = counted.fold((0, 0), |(u, d), v| match v.upheld {
             true => (u + 1, d),
             false => (u, d + 1),
@@ -33,17 +39,19 @@ pub fn uncount(
             .row
             .as_ref()
             .map_or((0, 0), |r| (r.upheld, r.contradicted));
-        let current = now.get(&before.source);
+        let current = now.get(&(before.scope.clone(), before.source.clone()));
         let untouched =
             current.is_some_and(|c| (c.upheld, c.contradicted) == (base.0 + up, base.1 + down));
-        let source = before.source.clone();
+        let (scope, source) = (before.scope.clone(), before.source.clone());
         writes.push(match (untouched, &before.row, current) {
-            (true, None, _) => SourceWrite::Delete { source },
+            (true, None, _) => SourceWrite::Delete { scope, source },
             (true, Some(row), _) => SourceWrite::Set {
+                scope,
                 source,
                 row: row.clone(),
             },
             (false, _, Some(c)) => SourceWrite::Set {
+                scope,
                 source,
                 row: SourceRow {
                     upheld: (c.upheld - up).max(0),

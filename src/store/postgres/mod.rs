@@ -15,6 +15,7 @@ use sqlx::postgres::{PgPoolOptions, PgRow};
 use sqlx::{PgConnection, PgPool, Postgres, Row as _, Transaction};
 use uuid::Uuid;
 
+use super::audit::audit_list;
 use super::backend::{Backend, GroupedWrite, Id, QueryExt};
 use super::notify::Notifier;
 use super::sql::{
@@ -108,6 +109,7 @@ impl Backend for PgStore {
          order by created_at, conflict_id";
     const LIST_RANKED: &'static str = search::LIST_RANKED;
     const LIST_KNOWN: &'static str = list_known!("labels ? $5", "", "", "", "", "");
+    const AUDIT_LIST: &'static str = audit_list!("", "");
     const CANDIDATES_BY_LABELS: &'static str =
         candidates_by_labels!("label = any($1)", [""], search::remembered!());
     const CANDIDATES_NEWEST: &'static str = candidates_newest!([""], search::remembered!());

@@ -27,8 +27,8 @@ const QUEUE_DETECTED: &str = concat!(
      where exists (select 1 from nodes where node_id = $2 and state = 'active') \
      on conflict do nothing; ",
     // The conflict's id is new: it exists only if the statement above queued it.
-    "insert into conflict_history (conflict_id, at, kind, note, actions) \
-     select $1, $10, 'queued', $9, '[]' \
+    "insert into conflict_history (conflict_id, at, kind, note, actions, key_name) \
+     select $1, $10, 'queued', $9, '[]', $21 \
      where exists (select 1 from conflict_queue where conflict_id = $1); ",
     "insert into events (kind, conflict_id, created_at) \
      select 'conflict.created', $1, $11 \
@@ -38,11 +38,11 @@ const QUEUE_DETECTED: &str = concat!(
      select $12, $13, $14, $15, $16, $17, $18, $19, $20, $20 \
      where exists (select 1 from conflict_queue where conflict_id = $1); "
 );
-const QUEUE_DETECTED_PARAMS: usize = 20;
+const QUEUE_DETECTED_PARAMS: usize = 21;
 
 fn bind_detected(q: Q<Sqlite>, hit: &DetectedConflict) -> Q<Sqlite> {
     let q = conflicts::bind(q, &hit.conflict).arg(Ts(time::now()));
-    edges::bind(q, &hit.edge)
+    edges::bind(q, &hit.edge).arg(hit.conflict.key.clone())
 }
 
 /// A node's insert and its detected conflicts (none to be resolved) as one write, returning
@@ -81,7 +81,7 @@ fn node_write_sql(conflicts: usize) -> Cow<'static, str> {
     Cow::Owned(sql)
 }
 
-/// `writes` in one call, each with its own parameters (`$1..$16` of the first, `$17..`
+/// `writes` in one call, each with its own parameters (`$1..$17` of the first, `$18..`
 /// of the second, …, as the binds of each write follow those of the one before), after
 /// `begin immediate` when `begin`, and before `commit` when `commit`.
 pub fn call_sql(writes: &[&GroupedWrite<Sqlite>], begin: bool, commit: bool) -> String {
@@ -158,10 +158,10 @@ mod tests {
         let sql = call_sql(&refs, true, true);
         assert!(sql.starts_with("begin immediate; insert into nodes"));
         assert!(sql.ends_with("; commit"));
-        assert_eq!(highest_param(&sql), 16 + 36 + 16);
+        assert_eq!(highest_param(&sql), 17 + 38 + 17);
         assert!(
-            sql.contains("values ($53, $54,"),
-            "the third write starts at $53"
+            sql.contains("values ($56, $57,"),
+            "the third write starts at $56"
         );
         let middle = call_sql(&refs[..1], false, false);
         assert!(middle.starts_with("insert into nodes") && !middle.contains("commit"));

@@ -21,6 +21,7 @@ use sqlx::{AssertSqlSafe, Sqlite, SqliteConnection, SqlitePool};
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
+use super::audit::audit_list;
 use super::backend::{Backend, GroupedWrite, QueryExt};
 use super::notify::Notifier;
 use super::sql::{
@@ -529,6 +530,8 @@ impl Backend for SqliteStore {
                 or new_node_id in (select value from json_each($1))) \
          order by created_at, conflict_id";
     const LIST_RANKED: &'static str = search::LIST_RANKED;
+    const AUDIT_LIST: &'static str =
+        audit_list!("cast(round(unixepoch(", ", 'subsec') * 1000) as integer)");
     const LIST_KNOWN: &'static str = list_known!(
         "exists (select 1 from json_each(labels) where value = $5)",
         "strftime('%Y-%m-%dT%H:%M:%fZ', ",

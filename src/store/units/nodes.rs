@@ -263,7 +263,7 @@ pub async fn update<B: Backend>(store: &B, id: Uuid, patch: NodePatch) -> StoreR
     B::query(
         "update nodes set title = $2, body = $3, labels = $4, confidence = $5, state = $6, \
          source = $7, scope = $8, observed_at = $9, updated_at = $10, search_tokens = $11, \
-         changed_by = $12, changed_in = null where node_id = $1",
+         changed_by = $12, changed_key = $13, changed_in = null where node_id = $1",
     )
     .arg(Id(id))
     .arg(&node.title)
@@ -277,6 +277,7 @@ pub async fn update<B: Backend>(store: &B, id: Uuid, patch: NodePatch) -> StoreR
     .arg(Ts(node.updated_at))
     .arg(tokens)
     .arg(&patch.changed_by)
+    .arg(&patch.changed_key)
     .run(&mut tx)
     .await?;
     let mut nodes = vec![node];
@@ -285,10 +286,16 @@ pub async fn update<B: Backend>(store: &B, id: Uuid, patch: NodePatch) -> StoreR
     Ok(nodes.remove(0))
 }
 
-pub async fn delete<B: Backend>(store: &B, id: Uuid, by: Option<&str>) -> StoreResult<()> {
+pub async fn delete<B: Backend>(
+    store: &B,
+    id: Uuid,
+    by: Option<&str>,
+    key: Option<&str>,
+) -> StoreResult<()> {
     let mut tx = store.write().await?;
     let change = Change {
         by: by.map(str::to_owned),
+        key: key.map(str::to_owned),
         conflict: None,
     };
     delete_in::<B>(&mut tx, id, &change).await?;

@@ -129,7 +129,11 @@ impl Run<'_> {
         done: &[Action],
     ) -> StoreResult<Action> {
         let at = Ts(self.plan.resolved_at);
-        let change = Change::in_conflict(self.conflict.id, self.req.resolved_by.as_deref());
+        let change = Change::in_conflict(
+            self.conflict.id,
+            self.req.resolved_by.as_deref(),
+            self.req.key.as_deref(),
+        );
         let mut moved = 0;
         match step {
             Step::CreateNode(node) => {
@@ -149,7 +153,8 @@ impl Run<'_> {
             } => {
                 B::query(
                     "update nodes set state = $2, updated_at = $3, changed_by = $4, \
-                     changed_in = $5, valid_until = $6, corrected = $7 where node_id = $1",
+                     changed_in = $5, valid_until = $6, corrected = $7, changed_key = $8 \
+                     where node_id = $1",
                 )
                 .arg(Id(*node_id))
                 .arg(to.as_str())
@@ -158,6 +163,7 @@ impl Run<'_> {
                 .arg(change.conflict.map(Id))
                 .arg(validity.valid_until.map(Ts))
                 .arg(validity.corrected)
+                .arg(change.key.clone())
                 .run(conn)
                 .await?;
             }
@@ -172,7 +178,8 @@ impl Run<'_> {
                 let old = old.ok_or(StoreError::NotFound("node"))?;
                 B::query(
                     "update nodes set body = $2, labels = $3, search_tokens = $4, \
-                     updated_at = $5, changed_by = $6, changed_in = $7 where node_id = $1",
+                     updated_at = $5, changed_by = $6, changed_in = $7, changed_key = $8 \
+                     where node_id = $1",
                 )
                 .arg(Id(*node_id))
                 .arg(body)
@@ -181,6 +188,7 @@ impl Run<'_> {
                 .arg(at)
                 .arg(change.by.clone())
                 .arg(change.conflict.map(Id))
+                .arg(change.key.clone())
                 .run(conn)
                 .await?;
             }
@@ -223,8 +231,8 @@ impl Run<'_> {
         .arg(Json(&stored))
         .run(conn)
         .await?;
-        for (source, upheld) in pre_image::verdicts(conflict, req.strategy) {
-            conflicts::count_verdict::<B>(conn, &source, upheld).await?;
+        for v in pre_image::verdicts(conflict, req.strategy) {
+            conflicts::count_verdict::<B>(conn, &v.scope, &v.source, v.upheld).await?;
         }
         let kind = if history::is_automatic(req.resolved_by.as_deref()) {
             HistoryKind::AutoResolved
@@ -235,6 +243,7 @@ impl Run<'_> {
             at: self.plan.resolved_at,
             kind,
             by: req.resolved_by.clone(),
+            key: req.key.clone(),
             resolution: Some(req.strategy),
             note: req.note.clone(),
             actions,

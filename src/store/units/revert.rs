@@ -144,7 +144,11 @@ impl Run<'_> {
         done: &[Action],
     ) -> StoreResult<Option<Action>> {
         let mut moved = 0;
-        let change = Change::in_conflict(self.conflict.id, self.req.reverted_by.as_deref());
+        let change = Change::in_conflict(
+            self.conflict.id,
+            self.req.reverted_by.as_deref(),
+            self.req.key.as_deref(),
+        );
         match step {
             RevertStep::DeleteEdge { edge_id, .. } => {
                 B::query("delete from edges where edge_id = $1")
@@ -202,8 +206,8 @@ impl Run<'_> {
         let pre = &self.resolved.pre;
         let mut counters = HashMap::new();
         for s in &pre.sources {
-            if let Some(row) = source_row::<B>(conn, &s.source).await? {
-                counters.insert(s.source.clone(), row);
+            if let Some(row) = source_row::<B>(conn, &s.scope, &s.source).await? {
+                counters.insert((s.scope.clone(), s.source.clone()), row);
             }
         }
         for write in uncount(pre, &counters, self.at) {
@@ -214,6 +218,7 @@ impl Run<'_> {
             at: self.at,
             kind: HistoryKind::Reverted,
             by: self.req.reverted_by.clone(),
+            key: self.req.key.clone(),
             resolution: Some(self.resolved.strategy),
             note: self.req.note.clone(),
             actions,

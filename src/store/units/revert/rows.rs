@@ -20,18 +20,18 @@ fn embedding(node: &NodeImage) -> StoreResult<Option<Vec<u8>>> {
         .transpose()
 }
 
-/// Both statements take the node's columns as `$1..$19` in the same order, the change's
+/// Both statements take the node's columns as `$1..$20` in the same order, the change's
 /// context (what the version records) last.
 const INSERT_NODE: &str = "insert into nodes (node_id, title, body, memory_type, labels, scope, \
      source, confidence, state, observed_at, created_at, updated_at, embedding, embedding_dim, \
-     search_tokens, valid_until, corrected, changed_by, changed_in) \
+     search_tokens, valid_until, corrected, changed_by, changed_in, changed_key) \
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
-     $19)";
+     $19, $20)";
 const RESTORE_NODE: &str = "update nodes set title = $2, body = $3, memory_type = $4, \
      labels = $5, scope = $6, source = $7, confidence = $8, state = $9, observed_at = $10, \
      created_at = $11, updated_at = $12, embedding = $13, embedding_dim = $14, \
      search_tokens = $15, valid_until = $16, corrected = $17, changed_by = $18, \
-     changed_in = $19 where node_id = $1";
+     changed_in = $19, changed_key = $20 where node_id = $1";
 
 /// Re-creates a node a merge deleted, with its id, fields, timestamps and labels.
 pub async fn insert_node<B: Backend>(
@@ -77,6 +77,7 @@ async fn write_node<B: Backend>(
         .arg(n.corrected)
         .arg(change.by.clone())
         .arg(change.conflict.map(Id))
+        .arg(change.key.clone())
         .run(conn)
         .await?;
     Ok(())
@@ -201,8 +202,9 @@ async fn insert_conflict<B: Backend>(conn: &mut Conn<B>, c: &ConflictImage) -> S
     for h in &c.history {
         B::query(
             "insert into conflict_history \
-               (entry_id, conflict_id, at, kind, by_whom, resolution, note, actions, pre_image) \
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+               (entry_id, conflict_id, at, kind, by_whom, resolution, note, actions, pre_image, \
+                key_name) \
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .arg(h.entry_id)
         .arg(Id(c.conflict_id))
@@ -213,6 +215,7 @@ async fn insert_conflict<B: Backend>(conn: &mut Conn<B>, c: &ConflictImage) -> S
         .arg(&h.note)
         .arg(Json(&h.actions))
         .arg(h.pre_image.as_ref().map(Json))
+        .arg(&h.key_name)
         .run(conn)
         .await?;
     }
@@ -221,22 +224,24 @@ async fn insert_conflict<B: Backend>(conn: &mut Conn<B>, c: &ConflictImage) -> S
 
 pub async fn write_source<B: Backend>(conn: &mut Conn<B>, write: &SourceWrite) -> StoreResult<()> {
     match write {
-        SourceWrite::Delete { source } => {
-            B::query("delete from sources where source = $1")
+        SourceWrite::Delete { scope, source } => {
+            B::query("delete from sources where scope = $1 and source = $2")
+                .arg(scope)
                 .arg(source)
                 .run(conn)
                 .await?;
         }
-        SourceWrite::Set { source, row } => {
+        SourceWrite::Set { scope, source, row } => {
             B::query(
                 "update sources set upheld = $2, contradicted = $3, created_at = $4, \
-                 updated_at = $5 where source = $1",
+                 updated_at = $5 where source = $1 and scope = $6",
             )
             .arg(source)
             .arg(row.upheld)
             .arg(row.contradicted)
             .arg(Ts(row.created_at))
             .arg(Ts(row.updated_at))
+            .arg(scope)
             .run(conn)
             .await?;
         }
