@@ -268,6 +268,7 @@ pub async fn delete_row<B: Backend>(
     Ok(())
 }
 
+/// `GET /nodes` newest first, for a caller of several scopes (`$7` its patterns) or of all.
 const LIST_NEWEST: &str = concat!(
     "select ",
     node_columns!("n", ""),
@@ -278,6 +279,24 @@ const LIST_NEWEST: &str = concat!(
     in_scopes!("n.scope", "$7"),
     " order by n.created_at desc, n.node_id desc limit $6"
 );
+
+/// [`LIST_NEWEST`] for a caller of one scope (`$7`): read in order from
+/// `nodes_in_scope_newest`, so a page touches that scope's rows only.
+pub(crate) const LIST_NEWEST_IN_SCOPE: &str = concat!(
+    "select ",
+    node_columns!("n", ""),
+    " from nodes n where n.scope = $7 and n.state = $1 \
+      and ($2 is null or n.memory_type = $2) \
+      and ($3 is null or exists (select 1 from node_labels l where l.label = $3 and l.node_id = n.node_id)) \
+      and ($4 is null or (n.created_at, n.node_id) < ($4, $5)) \
+     order by n.created_at desc, n.node_id desc limit $6"
+);
+
+/// The one scope a caller's patterns (`Caller::visible`) name, when they are a single exact
+/// scope rather than several or a prefix.
+fn one_scope(patterns: Option<&str>) -> Option<&str> {
+    patterns.filter(|p| !p.contains('\n') && !p.ends_with('*'))
+}
 
 /// A cursor's key that is not of this list is the client's error, not a fault.
 fn bad_cursor() -> StoreError {
@@ -291,9 +310,10 @@ pub async fn list<B: Backend>(store: &B, q: NodeQuery) -> StoreResult<Page<Node>
     let state = q.state.unwrap_or(dn::NodeState::Active);
     let mut conn = store.pool().acquire().await?;
     let key = q.after.as_ref().map(|c| c.key.as_str());
-    let query = match &q.tokens {
-        Some(_) => B::query(B::LIST_RANKED),
-        None => B::query(LIST_NEWEST),
+    let query = match (&q.tokens, one_scope(q.scopes.as_deref())) {
+        (Some(_), _) => B::query(B::LIST_RANKED),
+        (None, Some(_)) => B::query(LIST_NEWEST_IN_SCOPE),
+        (None, None) => B::query(LIST_NEWEST),
     }
     .arg(state.as_str())
     .arg(&q.memory_type)

@@ -24,6 +24,7 @@ crate::on_both_databases!(
     the_same_contradiction_in_two_scopes_queues_no_conflict_across_them,
     a_write_without_a_scope_is_in_default_and_me_names_the_key,
     a_read_narrowed_to_one_of_the_keys_scopes_shows_only_that_scope,
+    a_key_of_one_scope_pages_through_its_memories_among_others,
 );
 
 const A: &str = "team-a";
@@ -893,4 +894,50 @@ async fn a_read_narrowed_to_one_of_the_keys_scopes_shows_only_that_scope(app: Te
     assert_eq!(ids(&recall_c), [in_c]);
     not_held.assert_problem(StatusCode::FORBIDDEN, "/problems/scope-forbidden");
     assert_eq!(blank.pointers(), ["/scope"]);
+}
+
+/// A key of one exact scope lists from the index that leads with scope (a query of its own):
+/// its pages hold its scope's memories, newest first, none skipped or repeated, however the
+/// other scope's writes interleave.
+async fn a_key_of_one_scope_pages_through_its_memories_among_others(app: TestApp) {
+    // Arrange: five memories in A and B each, written alternately.
+    let app = with_root(&app);
+    let reader = make_key(&app, "a-reader", "reader", &[A]).await;
+    let subjects = ["harbour", "glacier", "orchard", "lantern", "meadow"];
+    let mut written = Vec::new();
+    for s in subjects {
+        for scope in [B, A] {
+            let body = json!({"title": format!("The {s}"), "body": format!("The {s} is in {scope}"), "scope": scope});
+            let r = call(&app, Method::POST, "/nodes", Some(ROOT), Some(body)).await;
+            r.assert_status(StatusCode::CREATED);
+            if scope == A {
+                written.push(r.json()["node"]["id"].as_str().unwrap().to_owned());
+            }
+        }
+    }
+    written.reverse();
+
+    // Act: pages of two, with the key and narrowed by `?scope=` with the root key.
+    for (key, first) in [
+        (&reader[..], "/nodes?limit=2".to_owned()),
+        (ROOT, format!("/nodes?limit=2&scope={A}")),
+    ] {
+        let mut seen = Vec::new();
+        let mut uri = first.clone();
+        loop {
+            let r = call(&app, Method::GET, &uri, Some(key), None).await;
+            r.assert_status(StatusCode::OK);
+            let page = r.json();
+            for n in page["items"].as_array().unwrap() {
+                seen.push(n["id"].as_str().unwrap().to_owned());
+            }
+            match page["next_cursor"].as_str() {
+                Some(c) => uri = format!("{first}&cursor={c}"),
+                None => break,
+            }
+        }
+
+        // Assert
+        assert_eq!(seen, written, "{first}");
+    }
 }

@@ -700,6 +700,36 @@ impl Backend for SqliteStore {
 mod tests {
     use super::*;
 
+    /// How SQLite would run `sql`: the `detail` of each step of its plan.
+    async fn plan(sql: &str) -> Vec<String> {
+        use sqlx::Row;
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect("sqlite::memory:")
+            .await
+            .unwrap();
+        sqlx::migrate!("migrations/sqlite")
+            .run(&pool)
+            .await
+            .unwrap();
+        let explain = AssertSqlSafe(format!("explain query plan {sql}"));
+        let rows = sqlx::query(explain).fetch_all(&pool).await.unwrap();
+        rows.iter().map(|r| r.get::<String, _>("detail")).collect()
+    }
+
+    #[tokio::test]
+    async fn a_list_of_one_scope_reads_in_order_from_the_index_that_leads_with_scope() {
+        let steps = plan(crate::store::nodes::LIST_NEWEST_IN_SCOPE).await;
+        assert!(
+            steps[0].contains("USING INDEX nodes_in_scope_newest"),
+            "{steps:?}"
+        );
+        assert!(
+            !steps.iter().any(|s| s.contains("TEMP B-TREE")),
+            "read in order, never sorted: {steps:?}"
+        );
+    }
+
     #[test]
     fn a_batch_sends_writes_without_rows_together_and_each_with_rows_alone() {
         let mut flags = vec![false; 20];
