@@ -345,19 +345,20 @@ fn query_of(
 ) -> CandidateQuery {
     let mut q = judge.query(node, embedding.as_deref());
     counts.pass_to(node.id);
-    q.docs = Some(counts.of(&q.tokens));
+    q.docs = Some(counts.of(&q.scope, &q.tokens));
     q
 }
 
-/// How many of the nodes stored before the memory being compared hold each index token:
-/// the detection statistics as they stood when it was written (the store's own count the
-/// nodes stored since too). Filled as the sweep passes the nodes, in id order, whatever
+/// How many of the nodes stored before the memory being compared hold each index token, per
+/// scope: the detection statistics as they stood when it was written (the store's own count
+/// the nodes stored since too). Filled as the sweep passes the nodes, in id order, whatever
 /// their scope or state.
 #[derive(Default)]
 struct Counts {
-    docs: HashMap<String, i64>,
-    /// Nodes read but not counted yet, in id order.
-    ahead: VecDeque<(Uuid, String)>,
+    /// By (scope, token).
+    docs: HashMap<(String, String), i64>,
+    /// Nodes read but not counted yet, in id order, with their scope and tokens.
+    ahead: VecDeque<(Uuid, String, String)>,
     /// The last node read (nil before any).
     read_through: Uuid,
 }
@@ -375,19 +376,22 @@ impl Counts {
 
     /// Counts every node read with an id before `id`.
     fn pass_to(&mut self, id: Uuid) {
-        while self.ahead.front().is_some_and(|(n, _)| *n < id) {
-            let (_, tokens) = self.ahead.pop_front().expect("a front");
+        while self.ahead.front().is_some_and(|(n, _, _)| *n < id) {
+            let (_, scope, tokens) = self.ahead.pop_front().expect("a front");
             for t in tokens.split(' ').filter(|t| !t.is_empty()) {
-                *self.docs.entry(t.to_owned()).or_default() += 1;
+                *self.docs.entry((scope.clone(), t.to_owned())).or_default() += 1;
             }
         }
     }
 
-    /// The counts of `tokens` held by some node, each token once, sorted.
-    fn of(&self, tokens: &[String]) -> Vec<(String, i64)> {
+    /// The counts in `scope` of `tokens` held by some node there, each token once, sorted.
+    fn of(&self, scope: &str, tokens: &[String]) -> Vec<(String, i64)> {
         let mut out: Vec<(String, i64)> = tokens
             .iter()
-            .filter_map(|t| self.docs.get(t).map(|n| (t.clone(), *n)))
+            .filter_map(|t| {
+                let n = self.docs.get(&(scope.to_owned(), t.clone()))?;
+                Some((t.clone(), *n))
+            })
             .collect();
         out.sort_unstable();
         out.dedup();

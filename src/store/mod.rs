@@ -542,10 +542,15 @@ pub trait Store: Send + Sync + 'static {
         until: Timestamp,
         take_over: bool,
     ) -> StoreResult<Option<Sweep>>;
-    /// The index tokens (`search_tokens`) of every node with an id after `after` up to `to`
-    /// (any scope or state), in id order: a sweep counts them as it passes them, to search
-    /// with the detection statistics as they stood when each memory was written.
-    async fn tokens_between(&self, after: Uuid, to: Uuid) -> StoreResult<Vec<(Uuid, String)>>;
+    /// The scope and index tokens (`search_tokens`) of every node with an id after `after` up
+    /// to `to` (any scope or state), in id order: a sweep counts them as it passes them, to
+    /// search with the detection statistics of each scope as they stood when each memory was
+    /// written.
+    async fn tokens_between(
+        &self,
+        after: Uuid,
+        to: Uuid,
+    ) -> StoreResult<Vec<(Uuid, String, String)>>;
     /// The next `limit` memories sweep `s` compares after `after`, with their embeddings.
     async fn sweep_page(
         &self,
@@ -906,7 +911,11 @@ impl<B: Backend> Store for B {
         sweeps::page(self, s, after, limit).await
     }
 
-    async fn tokens_between(&self, after: Uuid, to: Uuid) -> StoreResult<Vec<(Uuid, String)>> {
+    async fn tokens_between(
+        &self,
+        after: Uuid,
+        to: Uuid,
+    ) -> StoreResult<Vec<(Uuid, String, String)>> {
         sweeps::tokens_between(self, after, to).await
     }
 

@@ -251,10 +251,10 @@ pub async fn tokens_between<B: Backend>(
     store: &B,
     after: Uuid,
     to: Uuid,
-) -> StoreResult<Vec<(Uuid, String)>> {
+) -> StoreResult<Vec<(Uuid, String, String)>> {
     let mut conn = store.reader().await?;
     let rows = B::query(
-        "select node_id, search_tokens from nodes where node_id > $1 and node_id <= $2 \
+        "select node_id, scope, search_tokens from nodes where node_id > $1 and node_id <= $2 \
          order by node_id",
     )
     .arg(Id(after))
@@ -264,7 +264,7 @@ pub async fn tokens_between<B: Backend>(
     rows.iter()
         .map(|r| {
             let c = Cols::<B::Db>::new(r);
-            Ok((c.id("node_id")?, c.get("search_tokens")?))
+            Ok((c.id("node_id")?, c.get("scope")?, c.get("search_tokens")?))
         })
         .collect()
 }

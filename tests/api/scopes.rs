@@ -25,6 +25,7 @@ crate::on_both_databases!(
     a_write_without_a_scope_is_in_default_and_me_names_the_key,
     a_read_narrowed_to_one_of_the_keys_scopes_shows_only_that_scope,
     a_key_of_one_scope_pages_through_its_memories_among_others,
+    a_writes_own_older_fact_is_found_however_many_other_scopes_mention_its_words,
 );
 
 const A: &str = "team-a";
@@ -940,4 +941,52 @@ async fn a_key_of_one_scope_pages_through_its_memories_among_others(app: TestApp
         // Assert
         assert_eq!(seen, written, "{first}");
     }
+}
+
+/// Detection walks a bounded number of the newest postings per word (2,000). They are kept per
+/// scope, so another tenant's memories of the same words never push a write's own older
+/// fact out of its walk.
+async fn a_writes_own_older_fact_is_found_however_many_other_scopes_mention_its_words(
+    app: TestApp,
+) {
+    // Arrange: a fact in A, a dozen newer ones of other things (so that it is not among the
+    // scope's newest, which a short write is compared with anyway), then 2,100 newer memories
+    // in B with the same words.
+    let old = app
+        .node_with(json!({"title": "Rent", "body": "The rent is 1500 dollars", "scope": A}))
+        .await;
+    let others: Vec<Value> = (0..12)
+        .map(|i| json!({"title": format!("Plant {i}"), "body": format!("Plant {i} sits by the window"), "scope": A}))
+        .collect();
+    app.post("/nodes/batch?detect=false", json!({ "nodes": others }))
+        .await
+        .assert_status(StatusCode::CREATED);
+    for batch in 0..3 {
+        let nodes: Vec<Value> = (0..700)
+            .map(|i| {
+                let n = batch * 700 + i;
+                json!({"title": "Rent", "body": format!("The rent of flat {n} is {} dollars", 400 + n), "scope": B})
+            })
+            .collect();
+        app.post("/nodes/batch?detect=false", json!({ "nodes": nodes }))
+            .await
+            .assert_status(StatusCode::CREATED);
+    }
+
+    // Act
+    let r = app
+        .post(
+            "/nodes",
+            json!({"title": "Rent", "body": "The rent is 1800 dollars", "scope": A}),
+        )
+        .await;
+
+    // Assert
+    r.assert_status(StatusCode::CREATED);
+    let written = r.json();
+    let olds: Vec<&Value> = written["conflicts"]
+        .as_array()
+        .map(|c| c.iter().map(|c| &c["old_node_id"]).collect())
+        .unwrap_or_default();
+    assert_eq!(olds, [&old["id"]], "{written}");
 }

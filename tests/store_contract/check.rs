@@ -37,11 +37,28 @@ async fn history(store: &dyn Store) -> Vec<Resolution> {
     let id = conflict(store, &old, &new).await;
     resolve(store, id, "keep_both").await.unwrap();
     store.delete_node(new.id, None, None).await.unwrap();
+    // A memory moved to another scope takes its postings and token counts along, whether they
+    // were merged already or still buffered (SQLite merges every 128 writes).
+    let motto = node(store, "Motto", "A heron stands for patience").await;
+    move_scope(store, motto.id).await;
+    let mascot = node(store, "Mascot", "A heron stands for patience").await;
+    for _ in 0..130 {
+        node(store, "Filler", "Nothing in particular").await;
+    }
+    move_scope(store, mascot.id).await;
     // One conflict stays pending.
     let a = node(store, "Owner", "The owner is Ada").await;
     let b = node(store, "Owner", "The owner is Grace").await;
     conflict(store, &a, &b).await;
     done
+}
+
+async fn move_scope(store: &dyn Store, id: Uuid) {
+    let patch = concord::domain::node::NodePatch {
+        scope: Some("elsewhere".into()),
+        ..Default::default()
+    };
+    store.update_node(id, patch).await.unwrap();
 }
 
 fn invariants(found: &[concord::store::Violation]) -> BTreeSet<&'static str> {

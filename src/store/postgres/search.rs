@@ -49,15 +49,15 @@ macro_rules! remembered {
 }
 pub(super) use remembered;
 
-/// The postings of a write's query tokens (`$2`), newest first (node ids are UUIDv7, so id
-/// order is creation order) and at most `$1` per token: a backward index range read of
-/// `node_tokens` each, one row per token with its position in `$2` and its nodes. The hits are
-/// scored in Rust (`retrieval::best_hits`), which costs less than grouping and sorting the
-/// same postings in SQL.
+/// The postings of a write's query tokens (`$2`) in its scope (`$4`), newest first (node ids
+/// are UUIDv7, so id order is creation order) and at most `$1` per token: a backward index
+/// range read of `node_tokens` each, one row per token with its position in `$2` and its
+/// nodes. The hits are scored in Rust (`retrieval::best_hits`), which costs less than
+/// grouping and sorting the same postings in SQL.
 const POSTINGS: &str = "select t.token, \
-        array(select k.node_id from node_tokens k where k.term = t.term \
+        array(select k.node_id from node_tokens k where k.scope = $4 and k.term = t.term \
                 and k.node_id < coalesce($3::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff') \
-              order by k.term desc, k.node_id desc limit $1) as nodes \
+              order by k.scope desc, k.term desc, k.node_id desc limit $1) as nodes \
      from unnest($2::text[]) with ordinality as t(term, token)";
 
 /// The best hits (`$1`, best first) that are active nodes of the write's scope and type, in
@@ -185,7 +185,7 @@ pub async fn candidates_by_tokens(
                 // outweighs the words every fact shares, as it does once statistics exist.
                 // Which facts a write is judged against must not depend on when autovacuum
                 // last ran.
-                counted_docs(conn, &q.tokens).await?
+                counted_docs(conn, &q.scope, &q.tokens).await?
             } else {
                 q.tokens
                     .iter()
@@ -203,6 +203,7 @@ pub async fn candidates_by_tokens(
         .arg(RANKING_BUDGET)
         .bind(&terms)
         .arg(q.before.map(Id))
+        .arg(&q.scope)
         .all(&mut *conn)
         .await?;
     let mut walks = Vec::with_capacity(rows.len());
@@ -224,20 +225,23 @@ pub async fn candidates_by_tokens(
         .await
 }
 
-/// Each token's postings, counted up to one past the walk budget (a token that common is
-/// skipped by the rarest-first choice either way): one bounded index range read per token.
+/// Each token's postings in the write's scope (`$3`), counted up to one past the walk budget
+/// (a token that common is skipped by the rarest-first choice either way): one bounded index
+/// range read per token.
 const COUNTED_DOCS: &str = "select t.term, \
-        (select count(*) from (select 1 from node_tokens k where k.term = t.term limit $1) c) \
-          as docs \
+        (select count(*) from (select 1 from node_tokens k \
+                               where k.scope = $3 and k.term = t.term limit $1) c) as docs \
      from unnest($2::text[]) as t(term)";
 
 async fn counted_docs(
     conn: &mut PgConnection,
+    scope: &str,
     tokens: &[String],
 ) -> StoreResult<Vec<(String, i64)>> {
     let rows = sqlx::query::<Postgres>(COUNTED_DOCS)
         .arg(RANKING_BUDGET + 1)
         .bind(tokens)
+        .arg(scope)
         .all(&mut *conn)
         .await?;
     rows.iter()
@@ -279,12 +283,14 @@ pub async fn check_index(pool: &PgPool) -> StoreResult<Vec<Violation>> {
 
 /// Terms whose postings differ from a recount over `nodes`, either way (at most 100).
 const NODE_TOKENS_DRIFT: &str = "\
-    with recount as (select distinct t as term, n.node_id from nodes n, \
+    with recount as (select distinct n.scope, t as term, n.node_id from nodes n, \
         unnest(string_to_array(n.search_tokens, ' ')) as t where t <> '') \
     select distinct term from (\
-        (select term, node_id from recount except select term, node_id from node_tokens) \
+        (select scope, term, node_id from recount \
+         except select scope, term, node_id from node_tokens) \
         union all \
-        (select term, node_id from node_tokens except select term, node_id from recount)) d \
+        (select scope, term, node_id from node_tokens \
+         except select scope, term, node_id from recount)) d \
     limit 100";
 
 /// How `concord check` reads the JSON columns (see `store::check`).

@@ -112,14 +112,15 @@ const SEARCH: &str = concat!(
      chosen(tokens) as materialized (\
        select concord_rarest(coalesce($10, \
          (select json_group_array(json_array(t.term, t.docs)) \
-          from json_each($1) j cross join token_docs t on t.term = j.value)), $6)), \
+          from json_each($1) j cross join token_docs t on t.scope = $2 and t.term = j.value)), \
+         $6)), \
      found(hits) as materialized (\
        select concord_hits(k.key, \
          (select concord_walk(node) from (select node from node_tokens \
-            where term = k.value ->> 0 and node < (select rowid from bound) \
+            where scope = $2 and term = k.value ->> 0 and node < (select rowid from bound) \
             order by node desc limit $7)), \
          c.tokens, (select group_concat(node || ' ' || terms, ',') from recent_tokens \
-                    where node < (select rowid from bound)), $7, $8) \
+                    where scope = $2 and node < (select rowid from bound)), $7, $8) \
        from chosen c cross join json_each(c.tokens) k) \
      select f.hits, (",
     candidates_of_hits!("f.hits", ""),
@@ -377,25 +378,30 @@ pub async fn check_index(pool: &SqlitePool) -> Vec<Violation> {
 /// Terms whose postings (merged or buffered) differ from a recount over `nodes`, either way
 /// (at most 100). A node whose postings are in both tables counts as out of step too.
 const NODE_TOKENS_DRIFT: &str = "\
-    with recount as (select distinct value as term, nodes.rowid as node from nodes, \
+    with recount as (select distinct nodes.scope, value as term, nodes.rowid as node from nodes, \
         json_each('[\"' || replace(nodes.search_tokens, ' ', '\",\"') || '\"]') where value <> ''), \
-    buffered as (select value as term, r.node from recent_tokens r, \
+    buffered as (select r.scope, value as term, r.node from recent_tokens r, \
         json_each('[\"' || replace(r.terms, ' ', '\",\"') || '\"]') where value <> ''), \
-    postings as (select term, node from node_tokens union all select term, node from buffered) \
+    postings as (select scope, term, node from node_tokens \
+                 union all select scope, term, node from buffered) \
     select distinct term from (\
-        select term from (select term, node from recount except select term, node from postings) \
+        select term from (select scope, term, node from recount \
+                          except select scope, term, node from postings) \
         union all \
-        select term from (select term, node from postings except select term, node from recount) \
+        select term from (select scope, term, node from postings \
+                          except select scope, term, node from recount) \
         union all \
-        select b.term from buffered b join node_tokens t on t.term = b.term and t.node = b.node) \
+        select b.term from buffered b \
+        join node_tokens t on t.scope = b.scope and t.term = b.term and t.node = b.node) \
     limit 100";
 
 /// Terms whose kept document frequency differs from a recount over `nodes` (at most 100).
 const TOKEN_DOCS_DRIFT: &str = "\
-    with recount as (select value as term, count(*) as docs from nodes, \
+    with recount as (select nodes.scope, value as term, count(*) as docs from nodes, \
         json_each('[\"' || replace(nodes.search_tokens, ' ', '\",\"') || '\"]') \
-        where value <> '' group by value) \
-    select coalesce(r.term, t.term) from recount r full join token_docs t on t.term = r.term \
+        where value <> '' group by nodes.scope, value) \
+    select coalesce(r.term, t.term) from recount r \
+    full join token_docs t on t.scope = r.scope and t.term = r.term \
     where r.docs is not t.docs limit 100";
 
 /// How `concord check` reads the JSON columns (see `store::check`).
