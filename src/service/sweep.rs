@@ -355,8 +355,8 @@ fn query_of(
 /// their scope or state.
 #[derive(Default)]
 struct Counts {
-    /// By (scope, token).
-    docs: HashMap<(String, String), i64>,
+    /// By scope, then token.
+    docs: HashMap<String, HashMap<String, i64>>,
     /// Nodes read but not counted yet, in id order, with their scope and tokens.
     ahead: VecDeque<(Uuid, String, String)>,
     /// The last node read (nil before any).
@@ -378,20 +378,21 @@ impl Counts {
     fn pass_to(&mut self, id: Uuid) {
         while self.ahead.front().is_some_and(|(n, _, _)| *n < id) {
             let (_, scope, tokens) = self.ahead.pop_front().expect("a front");
+            let docs = self.docs.entry(scope).or_default();
             for t in tokens.split(' ').filter(|t| !t.is_empty()) {
-                *self.docs.entry((scope.clone(), t.to_owned())).or_default() += 1;
+                *docs.entry(t.to_owned()).or_default() += 1;
             }
         }
     }
 
     /// The counts in `scope` of `tokens` held by some node there, each token once, sorted.
     fn of(&self, scope: &str, tokens: &[String]) -> Vec<(String, i64)> {
+        let Some(docs) = self.docs.get(scope) else {
+            return Vec::new();
+        };
         let mut out: Vec<(String, i64)> = tokens
             .iter()
-            .filter_map(|t| {
-                let n = self.docs.get(&(scope.to_owned(), t.clone()))?;
-                Some((t.clone(), *n))
-            })
+            .filter_map(|t| docs.get(t).map(|n| (t.clone(), *n)))
             .collect();
         out.sort_unstable();
         out.dedup();

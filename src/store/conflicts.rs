@@ -256,19 +256,16 @@ const SOURCES: &str = concat!(
     in_scopes!("n.scope", "$1"),
     " union select source from sources s where ",
     in_scopes!("s.scope", "$1"),
-    ") select '' as scope, names.source, \
-            cast(coalesce((select sum(s.upheld) from sources s \
-                           where s.source = names.source and ",
+    "), verdicts as (select source, sum(upheld) as upheld, sum(contradicted) as contradicted \
+                     from sources s where ",
     in_scopes!("s.scope", "$1"),
-    "), 0) as bigint) as upheld, \
-            cast(coalesce((select sum(s.contradicted) from sources s \
-                           where s.source = names.source and ",
-    in_scopes!("s.scope", "$1"),
-    "), 0) as bigint) as contradicted, \
+    " group by source) \
+     select '' as scope, names.source, cast(coalesce(v.upheld, 0) as bigint) as upheld, \
+            cast(coalesce(v.contradicted, 0) as bigint) as contradicted, \
             (select count(*) from nodes n where n.source = names.source and ",
     in_scopes!("n.scope", "$1"),
     ") as nodes \
-     from names order by names.source"
+     from names left join verdicts v on v.source = names.source order by names.source"
 );
 
 pub async fn sources<B: Backend>(store: &B, scopes: Option<&str>) -> StoreResult<Vec<SourceStats>> {
