@@ -160,6 +160,16 @@ const CHECKS: &[(&str, &str)] = &[
          limit 100",
     ),
     (
+        "conflict_scopes_out_of_step",
+        "select 'conflict ' || c.conflict_id || ' is filed under ' || \
+           coalesce(c.scopes, 'no scope') || ', its memories are in ' || o.scope \
+         from conflict_queue c join nodes o on o.node_id = c.old_node_id \
+           left join nodes n on n.node_id = c.new_node_id \
+         where (c.new_node_id is null or n.scope = o.scope) \
+           and coalesce(c.scopes, '') <> o.scope \
+         limit 100",
+    ),
+    (
         "duplicate_resolution_edge",
         "select 'conflict ' || c.conflict_id || ' records ' || count(*) || ' resolution edges' \
          from conflict_queue c{each} \

@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use super::backend::{Backend, Cols, Conn, Id, Q, QueryExt, Sql, Ts};
 use super::rows::ts_key;
-use super::sql::{conflict_columns, conflict_in_scopes, in_scopes};
+use super::sql::{conflict_columns, conflict_in_scope, conflict_in_scopes, in_scopes, one_scope};
 use super::{edges, history, locks, rows};
 use crate::domain::conflict::{Conflict, ConflictFilter, ConflictStats, NewConflict};
 use crate::domain::cursor::{Cursor, Page};
@@ -133,7 +133,7 @@ pub async fn of_node<B: Backend>(store: &B, node: Uuid) -> StoreResult<Vec<Confl
 /// and only then joined with both nodes: joining first would read every conflict's node
 /// bodies before sorting (80 ms for 10k pending conflicts with 4 KiB bodies).
 macro_rules! list_sql {
-    ($status:literal, $cmp:literal, $dir:literal) => {
+    ($status:literal, $cmp:literal, $dir:literal, $scoped:ident) => {
         concat!(
             "with page as materialized (select * from conflict_queue c where ",
             $status,
@@ -147,7 +147,7 @@ macro_rules! list_sql {
                     or (substr($7, length($7), 1) = '*' \
                         and substr(c.resolved_by, 1, length($7) - 1) = substr($7, 1, length($7) - 1))) \
                and ($8 is null or coalesce(c.resolved_by like 'policy:%', false) = $8) and ",
-            conflict_in_scopes!("c", "$9"),
+            $scoped!("c", "$9"),
             " order by c.created_at ",
             $dir,
             ", c.conflict_id ",
@@ -165,28 +165,74 @@ macro_rules! list_sql {
     };
 }
 
-const LIST_OLDEST: &str = list_sql!("c.status = $1", ">", "asc");
-const LIST_NEWEST: &str = list_sql!("c.status = $1", "<", "desc");
-const LIST_ALL_OLDEST: &str = list_sql!("($1 is null or c.status = $1)", ">", "asc");
-const LIST_ALL_NEWEST: &str = list_sql!("($1 is null or c.status = $1)", "<", "desc");
+/// The lists, by (status given, newest first, one exact scope); a caller of one scope reads
+/// `conflicts_in_scope` (scopes, status, created_at, id) from its own scope's range.
+pub(crate) const LISTS: [[[&str; 2]; 2]; 2] = [
+    [
+        [
+            list_sql!(
+                "($1 is null or c.status = $1)",
+                ">",
+                "asc",
+                conflict_in_scopes
+            ),
+            list_sql!(
+                "($1 is null or c.status = $1)",
+                ">",
+                "asc",
+                conflict_in_scope
+            ),
+        ],
+        [
+            list_sql!(
+                "($1 is null or c.status = $1)",
+                "<",
+                "desc",
+                conflict_in_scopes
+            ),
+            list_sql!(
+                "($1 is null or c.status = $1)",
+                "<",
+                "desc",
+                conflict_in_scope
+            ),
+        ],
+    ],
+    [
+        [
+            list_sql!("c.status = $1", ">", "asc", conflict_in_scopes),
+            list_sql!("c.status = $1", ">", "asc", conflict_in_scope),
+        ],
+        [
+            list_sql!("c.status = $1", "<", "desc", conflict_in_scopes),
+            list_sql!("c.status = $1", "<", "desc", conflict_in_scope),
+        ],
+    ],
+];
 
-const PENDING_TOTAL: &str = concat!(
-    "select count(*) as total from conflict_queue c \
-    where c.status = 'pending' \
-    and ($1 is null or c.conflict_type = $1) \
-    and ($2 is null or exists (select 1 from node_labels l where l.label = $2 \
-         and (l.node_id = c.old_node_id or l.node_id = c.new_node_id))) and ",
-    conflict_in_scopes!("c", "$3")
-);
+macro_rules! pending_total {
+    ($scoped:ident) => {
+        concat!(
+            "select count(*) as total from conflict_queue c \
+             where c.status = 'pending' \
+             and ($1 is null or c.conflict_type = $1) \
+             and ($2 is null or exists (select 1 from node_labels l where l.label = $2 \
+                  and (l.node_id = c.old_node_id or l.node_id = c.new_node_id))) and ",
+            $scoped!("c", "$3")
+        )
+    };
+}
+
+/// The pending count beside a list, by (one exact scope).
+pub(crate) const PENDING_TOTALS: [&str; 2] = [
+    pending_total!(conflict_in_scopes),
+    pending_total!(conflict_in_scope),
+];
 
 pub async fn list<B: Backend>(store: &B, f: ConflictFilter) -> StoreResult<(Page<Conflict>, i64)> {
     let mut conn = store.pool().acquire().await?;
-    let sql = match (f.status.is_some(), f.newest_first) {
-        (true, false) => LIST_OLDEST,
-        (true, true) => LIST_NEWEST,
-        (false, false) => LIST_ALL_OLDEST,
-        (false, true) => LIST_ALL_NEWEST,
-    };
+    let one = usize::from(one_scope(f.scopes.as_deref()).is_some());
+    let sql = LISTS[usize::from(f.status.is_some())][usize::from(f.newest_first)][one];
     let rows = B::query(sql)
         .arg(f.status.map(|s| s.as_str()))
         .arg(&f.conflict_type)
@@ -200,7 +246,7 @@ pub async fn list<B: Backend>(store: &B, f: ConflictFilter) -> StoreResult<(Page
         .all(&mut conn)
         .await?;
     let conflicts = rows::conflicts::<B::Db>(&rows)?;
-    let total = B::query(PENDING_TOTAL)
+    let total = B::query(PENDING_TOTALS[one])
         .arg(&f.conflict_type)
         .arg(&f.label)
         .arg(&f.scopes)
@@ -216,16 +262,27 @@ pub async fn list<B: Backend>(store: &B, f: ConflictFilter) -> StoreResult<(Page
     Ok((page, total))
 }
 
-const STATS: &str = concat!(
-    "select status, conflict_type, count(*) as n, min(created_at) as oldest \
-     from conflict_queue c where ",
-    conflict_in_scopes!("c", "$1"),
-    " group by status, conflict_type order by conflict_type"
-);
+macro_rules! stats_sql {
+    ($scoped:ident) => {
+        concat!(
+            "select status, conflict_type, count(*) as n, min(created_at) as oldest \
+             from conflict_queue c where ",
+            $scoped!("c", "$1"),
+            " group by status, conflict_type order by conflict_type"
+        )
+    };
+}
+
+/// The queue's stats, by (one exact scope).
+pub(crate) const STATS: [&str; 2] = [
+    stats_sql!(conflict_in_scopes),
+    stats_sql!(conflict_in_scope),
+];
 
 pub async fn stats<B: Backend>(store: &B, scopes: Option<&str>) -> StoreResult<ConflictStats> {
     let mut conn = store.pool().acquire().await?;
-    let rows = B::query(STATS).arg(scopes).all(&mut conn).await?;
+    let sql = STATS[usize::from(one_scope(scopes).is_some())];
+    let rows = B::query(sql).arg(scopes).all(&mut conn).await?;
     let mut stats = ConflictStats {
         pending: 0,
         resolved: 0,

@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use super::backend::{Backend, Cols, Conn, Id, Ids, Q, QueryExt, Row, Texts, Ts};
 use super::rows;
-use super::sql::{in_scopes, node_columns};
+use super::sql::{in_scopes, node_columns, one_scope};
 use crate::domain::FieldError;
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::node::{self as dn, NewNode, Node};
@@ -291,12 +291,6 @@ pub(crate) const LIST_NEWEST_IN_SCOPE: &str = concat!(
       and ($4 is null or (n.created_at, n.node_id) < ($4, $5)) \
      order by n.created_at desc, n.node_id desc limit $6"
 );
-
-/// The one scope a caller's patterns (`Caller::visible`) name, when they are a single exact
-/// scope rather than several or a prefix.
-fn one_scope(patterns: Option<&str>) -> Option<&str> {
-    patterns.filter(|p| !p.contains('\n') && !p.ends_with('*'))
-}
 
 /// A cursor's key that is not of this list is the client's error, not a fault.
 fn bad_cursor() -> StoreError {

@@ -221,30 +221,40 @@ macro_rules! in_scopes {
 }
 pub(crate) use in_scopes;
 
-/// The scope filter of a conflict row `$c`: both of its nodes that still exist are in the
-/// caller's scopes (`$param`, as for [`in_scopes`]), and one does.
+/// The scope filter of a conflict row `$c`: every scope its memories had is in the caller's
+/// scopes (`$param`, as for [`in_scopes`]). `conflict_queue.scopes` is kept by the database
+/// (migration 0018).
 macro_rules! conflict_in_scopes {
     ($c:literal, $param:literal) => {
         concat!(
             "(",
             $param,
-            " is null or (concord_in_scopes((select x.scope from nodes x where x.node_id = ",
+            " is null or concord_in_scopes(coalesce(",
             $c,
-            ".old_node_id), ",
+            ".scopes, ''), ",
             $param,
-            ") and concord_in_scopes((select x.scope from nodes x where x.node_id = ",
-            $c,
-            ".new_node_id), ",
-            $param,
-            ") and coalesce(",
-            $c,
-            ".old_node_id, ",
-            $c,
-            ".new_node_id) is not null))"
+            "))"
         )
     };
 }
 pub(crate) use conflict_in_scopes;
+
+/// The scope filter of a conflict row `$c` for a caller of one exact scope (`$param`, see
+/// [`one_scope`]): an equality on the column that leads the conflict indexes, so the read
+/// touches that scope's conflicts only. A conflict across scopes never equals one scope.
+macro_rules! conflict_in_scope {
+    ($c:literal, $param:literal) => {
+        concat!($c, ".scopes = ", $param)
+    };
+}
+pub(crate) use conflict_in_scope;
+
+/// The caller's scope patterns (`Caller::visible`) when they are one exact scope: the reads
+/// of such a caller (most agents' keys) filter with an equality an index leading with scope
+/// serves, instead of the general pattern match.
+pub(crate) fn one_scope(patterns: Option<&str>) -> Option<&str> {
+    patterns.filter(|p| !p.contains('\n') && !p.ends_with('*'))
+}
 
 /// A scope's newest active nodes of one memory type (`$1` of them), through the index on
 /// `(scope, memory_type, state, created_at)`: the candidates of a short new memory that may

@@ -2,26 +2,45 @@
 
 use super::backend::{Backend, Cols, QueryExt};
 use super::rows;
-use super::sql::{conflict_columns, conflict_in_scopes, in_scopes};
+use super::sql::{conflict_columns, conflict_in_scope, conflict_in_scopes, in_scopes, one_scope};
 use crate::store::*;
 
-const BATCH: &str = concat!(
-    "select ",
-    conflict_columns!(),
-    " from conflict_queue c \
-      left join nodes o on o.node_id = c.old_node_id \
-      left join nodes n on n.node_id = c.new_node_id \
-     where c.status = 'pending' and c.seq > $1 and ",
-    conflict_in_scopes!("c", "$3"),
-    " order by c.seq limit $2"
-);
+macro_rules! batch_sql {
+    ($scoped:ident) => {
+        concat!(
+            "select ",
+            conflict_columns!(),
+            " from conflict_queue c \
+              left join nodes o on o.node_id = c.old_node_id \
+              left join nodes n on n.node_id = c.new_node_id \
+             where c.status = 'pending' and c.seq > $1 and ",
+            $scoped!("c", "$3"),
+            " order by c.seq limit $2"
+        )
+    };
+}
 
-const COUNTS: &str = concat!(
-    "select count(*) as total, \
-            coalesce(sum(case when seq > $1 then 1 else 0 end), 0) as after \
-     from conflict_queue c where status = 'pending' and ",
-    conflict_in_scopes!("c", "$2")
-);
+macro_rules! counts_sql {
+    ($scoped:ident) => {
+        concat!(
+            "select count(*) as total, \
+                    coalesce(sum(case when seq > $1 then 1 else 0 end), 0) as after \
+             from conflict_queue c where status = 'pending' and ",
+            $scoped!("c", "$2")
+        )
+    };
+}
+
+/// A wake batch and its counts, by (one exact scope): a caller of one scope reads
+/// `conflicts_in_scope_seq` (scopes, status, seq) from its own scope's range.
+pub(crate) const BATCH: [&str; 2] = [
+    batch_sql!(conflict_in_scopes),
+    batch_sql!(conflict_in_scope),
+];
+pub(crate) const COUNTS: [&str; 2] = [
+    counts_sql!(conflict_in_scopes),
+    counts_sql!(conflict_in_scope),
+];
 
 /// The events of conflicts and sweeps the caller sees (`$3`); a sweep of every scope is seen
 /// by callers of every scope.
@@ -41,15 +60,16 @@ pub async fn batch<B: Backend>(
     max: usize,
     scopes: Option<&str>,
 ) -> StoreResult<WakeBatch> {
+    let one = usize::from(one_scope(scopes).is_some());
     let mut conn = store.pool().acquire().await?;
-    let rows = B::query(BATCH)
+    let rows = B::query(BATCH[one])
         .arg(after)
         .arg(max as i64)
         .arg(scopes)
         .all(&mut conn)
         .await?;
     let conflicts = rows::conflicts::<B::Db>(&rows)?;
-    let counts = B::query(COUNTS)
+    let counts = B::query(COUNTS[one])
         .arg(after)
         .arg(scopes)
         .optional(&mut conn)

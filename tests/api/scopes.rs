@@ -26,6 +26,7 @@ crate::on_both_databases!(
     a_read_narrowed_to_one_of_the_keys_scopes_shows_only_that_scope,
     a_key_of_one_scope_pages_through_its_memories_among_others,
     a_writes_own_older_fact_is_found_however_many_other_scopes_mention_its_words,
+    a_conflict_across_scopes_is_seen_only_by_a_key_of_both,
 );
 
 const A: &str = "team-a";
@@ -989,4 +990,83 @@ async fn a_writes_own_older_fact_is_found_however_many_other_scopes_mention_its_
         .map(|c| c.iter().map(|c| &c["old_node_id"]).collect())
         .unwrap_or_default();
     assert_eq!(olds, [&old["id"]], "{written}");
+}
+
+/// A conflict is filed under the scopes of its memories (what a key of one scope reads its
+/// queue, wake feed and stats by, from an index that leads with scope). One queued by hand
+/// between memories of A and B is seen by a key of both only; one of A by keys holding A.
+async fn a_conflict_across_scopes_is_seen_only_by_a_key_of_both(app: TestApp) {
+    // Arrange: reviewers of A, of B, of both and of `team-*`; a conflict in A, one across.
+    let app = with_root(&app);
+    let keys = [
+        make_key(&app, "a-reviewer", "reviewer", &[A]).await,
+        make_key(&app, "b-reviewer", "reviewer", &[B]).await,
+        make_key(&app, "ab-reviewer", "reviewer", &[A, B]).await,
+        make_key(&app, "team-reviewer", "reviewer", &["team-*"]).await,
+    ];
+    let (in_a, _, _) = pending_in(&app, A, A_CANARY).await;
+    let old = node_in(&app, A, A_CANARY, "The port is 80").await;
+    let new = node_in(&app, B, B_CANARY, "The port is 8080").await;
+    let across = root(
+        &app,
+        Method::POST,
+        "/conflicts",
+        Some(json!({"old_node_id": old, "new_node_id": new})),
+    )
+    .await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // Act: each key's queue, wake feed and stats, as sets of ids and a pending count.
+    let mut seen = Vec::new();
+    for key in &keys {
+        let list = call(
+            &app,
+            Method::GET,
+            "/conflicts?status=pending",
+            Some(key),
+            None,
+        )
+        .await;
+        let wake = call(
+            &app,
+            Method::GET,
+            "/conflicts/wake?wait=0&max=20",
+            Some(key),
+            None,
+        )
+        .await;
+        let stats = call(&app, Method::GET, "/conflicts/stats", Some(key), None).await;
+        let ids = |v: Value, field: &str| -> BTreeSet<String> {
+            v[field]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["id"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        let listed = ids(list.json(), "items");
+        assert_eq!(
+            list.json()["pending_total"],
+            json!(listed.len()),
+            "{}",
+            list.text
+        );
+        let woken = match wake.status {
+            StatusCode::NO_CONTENT => BTreeSet::new(),
+            _ => ids(wake.json(), "conflicts"),
+        };
+        assert_eq!(listed, woken, "the wake feed shows what the queue lists");
+        let pending = stats.json()["pending"].as_u64().unwrap();
+        assert_eq!(pending, listed.len() as u64, "{}", stats.text);
+        seen.push(listed);
+    }
+
+    // Assert
+    let set = |ids: &[&String]| ids.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+    assert_eq!(seen[0], set(&[&in_a]), "a key of A");
+    assert_eq!(seen[1], set(&[]), "a key of B");
+    assert_eq!(seen[2], set(&[&in_a, &across]), "a key of A and B");
+    assert_eq!(seen[3], set(&[&in_a, &across]), "a key of team-*");
 }

@@ -46,6 +46,13 @@ async fn history(store: &dyn Store) -> Vec<Resolution> {
         node(store, "Filler", "Nothing in particular").await;
     }
     move_scope(store, mascot.id).await;
+    // A conflict follows its memories to another scope (the service refuses to move a memory
+    // with conflicts; the database keeps a conflict's scopes in step all the same).
+    let before = node(store, "Colour", "The colour is teal").await;
+    let after = node(store, "Colour", "The colour is plum").await;
+    conflict(store, &before, &after).await;
+    move_scope(store, before.id).await;
+    move_scope(store, after.id).await;
     // One conflict stays pending.
     let a = node(store, "Owner", "The owner is Ada").await;
     let b = node(store, "Owner", "The owner is Grace").await;
@@ -192,6 +199,13 @@ pub async fn each_corruption_is_reported_under_its_invariant(store: &dyn Store, 
         Uuid::nil(),
     )
     .await;
+    // File a conflict under a scope its memories are not in.
+    raw(
+        db,
+        "update conflict_queue set scopes = 'elsewhere' where conflict_id = $1",
+        done[2].conflict_id,
+    )
+    .await;
     // Drop a node's postings behind the triggers' back (on SQLite, merged or still buffered).
     let postings: &[&'static str] = match db {
         Db::Sqlite(_) => &[
@@ -213,6 +227,7 @@ pub async fn each_corruption_is_reported_under_its_invariant(store: &dyn Store, 
         "pending_conflict_without_old_node",
         "edge_endpoint_missing",
         "duplicate_resolution_edge",
+        "conflict_scopes_out_of_step",
     ]);
     if let Db::Sqlite(pool) = db {
         // Drop one row from the FTS5 index behind the content table's back.

@@ -730,6 +730,48 @@ mod tests {
         );
     }
 
+    #[tokio::test]
+    async fn a_queue_of_one_scope_reads_in_order_from_the_indexes_that_lead_with_scope() {
+        use crate::store::{conflicts, wake};
+        let reads = [
+            (
+                "oldest pending",
+                conflicts::LISTS[1][0][1],
+                "conflicts_in_scope",
+            ),
+            (
+                "newest pending",
+                conflicts::LISTS[1][1][1],
+                "conflicts_in_scope",
+            ),
+            ("wake batch", wake::BATCH[1], "conflicts_in_scope_seq"),
+        ];
+        for (read, sql, index) in reads {
+            let steps = plan(sql).await;
+            assert!(
+                steps
+                    .iter()
+                    .any(|s| s.contains(&format!("USING INDEX {index} (scopes=? AND status=?"))),
+                "{read}: {steps:?}"
+            );
+            assert!(
+                !steps.iter().any(|s| s.contains("TEMP B-TREE")),
+                "{read}: read in order, never sorted: {steps:?}"
+            );
+        }
+        for (read, sql) in [
+            ("pending total", conflicts::PENDING_TOTALS[1]),
+            ("stats", conflicts::STATS[1]),
+            ("wake counts", wake::COUNTS[1]),
+        ] {
+            let steps = plan(sql).await;
+            assert!(
+                steps.iter().any(|s| s.contains("INDEX conflicts_in_scope")),
+                "{read}: {steps:?}"
+            );
+        }
+    }
+
     #[test]
     fn a_batch_sends_writes_without_rows_together_and_each_with_rows_alone() {
         let mut flags = vec![false; 20];
