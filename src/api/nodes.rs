@@ -18,10 +18,12 @@ use crate::domain::node::{NodeInput, NodePatch, PatchInput};
 use crate::domain::time;
 use crate::domain::valid_time::PointInTime;
 use crate::service::idempotency::Reply;
-use crate::service::nodes::{Hit, KnownQuery, NodeQuery};
+use crate::service::nodes::{Hit, KnownQuery, NodeQuery, WriteOptions};
 use crate::service::{nodes, replies, scopes};
 use crate::state::AppState;
-use crate::wire::dto::{ConflictHitDto, NodeDto, NodeStateDto, NodeWriteResponse, present};
+use crate::wire::dto::{
+    ConflictHitDto, NodeDto, NodeRestatedResponse, NodeStateDto, NodeWriteResponse, present,
+};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -86,23 +88,43 @@ pub struct DetectQuery {
 }
 
 pub(super) fn sensitivity(q: &DetectQuery) -> Result<Option<Sensitivity>, ApiError> {
-    q.sensitivity
-        .as_deref()
-        .map(|s| {
-            s.parse().map_err(|_| {
-                ApiError::validation("/sensitivity", "must be strict, balanced or lenient")
-            })
-        })
-        .transpose()
+    parse_sensitivity(q.sensitivity.as_deref())
 }
 
-/// Store a node; detection runs unless `detect=false`.
+fn parse_sensitivity(s: Option<&str>) -> Result<Option<Sensitivity>, ApiError> {
+    s.map(|s| {
+        s.parse().map_err(|_| {
+            ApiError::validation("/sensitivity", "must be strict, balanced or lenient")
+        })
+    })
+    .transpose()
+}
+
+/// Options of `POST /nodes`: detection's, and whether a restatement is stored as a copy.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct WriteQuery {
+    /// `false` skips detection. Default `true`.
+    pub detect: Option<bool>,
+    /// `strict`, `balanced` or `lenient`; default from `CONCORD_SENSITIVITY`.
+    #[param(pattern = "^(strict|balanced|lenient)$")]
+    pub sensitivity: Option<String>,
+    /// `true` stores a restatement of an active memory as a new memory. Default `false`: the
+    /// write answers 200 with the stored memory and `"restated": true`.
+    pub allow_duplicate: Option<bool>,
+}
+
+/// Store a node; detection runs unless `detect=false`. A node whose title and text equal an
+/// active memory's of the same scope (whitespace and case aside) is not stored again: the
+/// reply is 200 with that memory, `"restated": true`, and the sources that restated it
+/// (`?allow_duplicate=true` stores a copy).
 #[utoipa::path(
     post, path = "/nodes", tag = "nodes",
-    params(DetectQuery),
+    params(WriteQuery),
     request_body = CreateNodeRequest,
     responses(
         (status = 201, body = NodeWriteResponse, headers(("Location" = String, description = "The node's URL"))),
+        (status = 200, description = "A restatement: the stored memory it repeats", body = NodeRestatedResponse, headers(("Location" = String, description = "The stored memory's URL"))),
         (status = "4XX", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", body = Problem, content_type = "application/problem+json"),
     )
@@ -111,21 +133,24 @@ pub async fn create_node(
     State(state): State<AppState>,
     caller: Caller,
     claim: Claimed,
-    AppQuery(q): AppQuery<DetectQuery>,
+    AppQuery(q): AppQuery<WriteQuery>,
     AppJson(body): AppJson<CreateNodeRequest>,
 ) -> Result<Reply, ApiError> {
-    let sens = sensitivity(&q)?;
+    let options = WriteOptions {
+        detect: q.detect.unwrap_or(true),
+        sensitivity: parse_sensitivity(q.sensitivity.as_deref())?,
+        allow_duplicate: q.allow_duplicate.unwrap_or(false),
+    };
     let written = nodes::remember(
         &state.services,
         &caller,
         body.into_input(),
         caller.writer(),
-        q.detect.unwrap_or(true),
-        sens,
+        options,
         claim.get(),
     )
     .await?;
-    Ok(replies::node_written(&written))
+    Ok(replies::remembered(written))
 }
 
 impl CreateNodeRequest {

@@ -18,6 +18,7 @@ pub mod pre_image;
 pub mod recommend;
 pub mod report;
 pub mod resolution;
+pub mod restatement;
 pub mod retrieval;
 pub mod revert;
 pub mod sweep;

@@ -406,6 +406,24 @@ pub fn embedding_from_bytes(bytes: &[u8]) -> Vec<f32> {
         .collect()
 }
 
+/// What a write did.
+#[derive(Debug)]
+pub enum Remembered {
+    /// A new memory, with the conflicts its write queued.
+    Written {
+        node: Node,
+        conflicts: Vec<super::conflict::Conflict>,
+    },
+    /// The text was an active memory's of the same scope and title, whitespace and case
+    /// aside: nothing new was stored, and the write's source (when it named one other than
+    /// the memory's own) was recorded as corroborating it.
+    Restated {
+        node: Node,
+        /// Every source that restated the memory, oldest first.
+        corroborated_by: Vec<String>,
+    },
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

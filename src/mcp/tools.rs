@@ -15,7 +15,7 @@ use crate::domain::contradiction::Sensitivity;
 use crate::domain::cursor::{self, Cursor};
 use crate::domain::node::NodeInput;
 use crate::service::conflicts::{self, ListConflicts, ResolveConflict};
-use crate::service::nodes;
+use crate::service::nodes::{self, Remembered, WriteOptions};
 use crate::service::recall::{self, RecallQuery};
 use crate::service::report::{self, TopicCheck};
 use crate::service::{scopes, timeline};
@@ -236,10 +236,15 @@ pub struct ReportArgs {
 
 /// Structured result of `remember`.
 #[derive(Serialize)]
-struct Remembered {
+struct RememberResult {
     node: NodeDto,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     conflicts: Vec<Disagreement>,
+    /// The text was a stored memory's (whitespace and case aside): `node` is that memory.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    restated: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    corroborated_by: Vec<String>,
 }
 
 /// Structured result of `check_contradictions`.
@@ -303,12 +308,32 @@ impl Concord {
             embedding: None,
         };
         let by = Some(client_name(&ctx));
-        let (node, queued) =
-            match nodes::remember(&self.state.services, &caller, input, by, true, None, None).await
-            {
-                Ok(written) => written,
+        let options = WriteOptions::default();
+        let remembered =
+            match nodes::remember(&self.state.services, &caller, input, by, options, None).await {
+                Ok(r) => r,
                 Err(e) => return failed(e),
             };
+        let (node, queued) = match remembered {
+            Remembered::Written { node, conflicts } => (node, conflicts),
+            Remembered::Restated {
+                node,
+                corroborated_by,
+            } => {
+                let text = format!(
+                    "Already remembered: \"{}\" is memory {}, word for word; nothing new was \
+                     stored.",
+                    node.title, node.id
+                );
+                let value = RememberResult {
+                    node: NodeDto::from_domain(node),
+                    conflicts: Vec::new(),
+                    restated: true,
+                    corroborated_by,
+                };
+                return ok(text, &value);
+            }
+        };
         let conflicts: Vec<Disagreement> = queued
             .into_iter()
             .map(|c| Disagreement::queued(c, &node))
@@ -324,9 +349,11 @@ impl Concord {
             text.push_str(" It CONTRADICTS stored memories; these conflicts are queued:\n");
             text.push_str(&render::disagreements(&conflicts));
         }
-        let value = Remembered {
+        let value = RememberResult {
             node: NodeDto::from_domain(node),
             conflicts,
+            restated: false,
+            corroborated_by: Vec::new(),
         };
         ok(text, &value)
     }

@@ -12,7 +12,9 @@ use crate::domain::conflict::{Conflict, Detection, Recommendation, Status, Strat
 use crate::domain::contradiction::Sensitivity;
 use crate::domain::contradiction::index_tokens;
 use crate::domain::cursor::{Cursor, Page};
+pub use crate::domain::node::Remembered;
 use crate::domain::node::{NewNode, Node, NodeInput, NodePatch, NodeState};
+use crate::domain::restatement::restates;
 use crate::domain::time;
 use crate::domain::valid_time::PointInTime;
 use crate::domain::version::{self, NodeVersion};
@@ -52,22 +54,48 @@ impl Hit {
     }
 }
 
+/// How a write is made.
+#[derive(Debug, Clone, Copy)]
+pub struct WriteOptions {
+    /// Whether detection runs (`?detect=false` skips it).
+    pub detect: bool,
+    pub sensitivity: Option<Sensitivity>,
+    /// Whether a restatement of an active memory is stored as a copy
+    /// (`?allow_duplicate=true`) instead of returning that memory.
+    pub allow_duplicate: bool,
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        Self {
+            detect: true,
+            sensitivity: None,
+            allow_duplicate: false,
+        }
+    }
+}
+
 /// Validates and stores a node, with the conflicts detection finds (unless `detect` is
-/// false) in the same transaction, and wakes waiters when any was queued. With a claimed key
-/// its reply ([`replies::node_written`]) commits in that transaction. `by` is who writes it
-/// (its first version records it). The caller's key must hold the node's scope; without one,
-/// it is written to `default`, as the contract has it ([`parse_for`]).
-#[allow(clippy::too_many_arguments)]
+/// false) in the same transaction, and wakes waiters when any was queued; a restatement of an
+/// active memory returns that memory instead (unless `allow_duplicate`). With a claimed key
+/// a new node's reply ([`replies::node_written`]) commits in its transaction (a restatement
+/// changes nothing a retry could repeat: its reply is kept like a read's). `by` is who writes
+/// it (its first version records it). The caller's key must hold the node's scope; without
+/// one, it is written to `default`, as the contract has it ([`parse_for`]).
 pub async fn remember(
     svc: &Services,
     caller: &Caller,
     input: NodeInput,
     by: Option<String>,
-    detect: bool,
-    sensitivity: Option<Sensitivity>,
+    options: WriteOptions,
     claim: Option<&Claim>,
-) -> Result<(Node, Vec<Conflict>)> {
+) -> Result<Remembered> {
     let mut node = parse_for(caller, input)?;
+    if !options.allow_duplicate
+        && let Some(restated) = restated(svc, caller, &node).await?
+    {
+        return Ok(restated);
+    }
     node.changed_by = by;
     node.changed_key = caller.writer();
     let store = &*svc.store;
@@ -82,12 +110,39 @@ pub async fn remember(
     };
     let (node, conflicts) = svc
         .detector
-        .write_node_with(store, node, detect, sensitivity, write)
+        .write_node_with(store, node, options.detect, options.sensitivity, write)
         .await?;
     if !conflicts.is_empty() {
         svc.notifier.bump();
     }
-    Ok((node, conflicts))
+    Ok(Remembered::Written { node, conflicts })
+}
+
+/// The active memory of the new node's scope that it restates, with its source recorded as
+/// corroboration; none when its text is new. The oldest such memory answers, so that every
+/// restatement lands on the same one even where copies were stored before.
+async fn restated(svc: &Services, caller: &Caller, new: &NewNode) -> Result<Option<Remembered>> {
+    let same_title = svc.store.same_title(&new.scope, &new.title).await?;
+    let Some(stored) = same_title
+        .into_iter()
+        .find(|old| restates(&new.title, &new.body, &old.title, &old.body))
+    else {
+        return Ok(None);
+    };
+    let source = new
+        .source
+        .as_deref()
+        .filter(|s| Some(*s) != stored.source.as_deref());
+    let key = caller.writer();
+    let corroborated_by = svc
+        .store
+        .corroborate(stored.id, source, key.as_deref(), time::now())
+        .await?;
+    let node = svc.store.get_node(stored.id).await?;
+    Ok(Some(Remembered::Restated {
+        node,
+        corroborated_by,
+    }))
 }
 
 /// What a stored node contradicts now among the active nodes, its pending conflicts and its

@@ -6,13 +6,13 @@
 use crate::domain::batch::BatchWritten;
 use crate::domain::conflict::Conflict;
 use crate::domain::edge::Edge;
-use crate::domain::node::Node;
+use crate::domain::node::{Node, Remembered};
 use crate::domain::resolution::Resolution;
 use crate::domain::revert::Reverted;
 use crate::service::idempotency::Reply;
 use crate::wire::dto::{
     BatchNodeWritten, BatchWriteResponse, ConflictDto, ConflictHitDto, EdgeDto, NodeDto,
-    NodeWriteResponse, ResolveResponse, RevertResponse,
+    NodeRestatedResponse, NodeWriteResponse, ResolveResponse, RevertResponse,
 };
 
 const OK: u16 = 200;
@@ -26,6 +26,26 @@ pub fn node_written((node, conflicts): &(Node, Vec<Conflict>)) -> Reply {
     };
     let location = format!("/nodes/{}", node.id);
     Reply::json(CREATED, Some(location), &body)
+}
+
+/// What `POST /nodes` did: 201 with a new node ([`node_written`]), or 200 with the stored
+/// memory a restatement repeated.
+pub fn remembered(r: Remembered) -> Reply {
+    match r {
+        Remembered::Written { node, conflicts } => node_written(&(node, conflicts)),
+        Remembered::Restated {
+            node,
+            corroborated_by,
+        } => {
+            let location = format!("/nodes/{}", node.id);
+            let body = NodeRestatedResponse {
+                node: NodeDto::from_domain(node),
+                restated: true,
+                corroborated_by,
+            };
+            Reply::json(OK, Some(location), &body)
+        }
+    }
 }
 
 /// A written batch: 201 with each node and the conflicts its write queued, in input order,

@@ -79,6 +79,7 @@ mod nodes;
 pub mod notify;
 pub mod postgres;
 mod pre_image;
+pub(crate) mod restatements;
 mod rows;
 pub(crate) mod sql;
 pub mod sqlite;
@@ -418,6 +419,18 @@ pub trait Store: Send + Sync + 'static {
     async fn delete_node(&self, id: Uuid, by: Option<&str>, key: Option<&str>) -> StoreResult<()>;
     async fn list_nodes(&self, query: NodeQuery) -> StoreResult<Page<Node>>;
     /// Dimension every embedding in the store has, if any is stored.
+    /// The active memories of `scope` whose title is `title` but for case (at most 100):
+    /// where a restatement of a stored memory is looked for.
+    async fn same_title(&self, scope: &str, title: &str) -> StoreResult<Vec<Node>>;
+    /// Records `source` (when given) as corroborating `node`, once per source; every source
+    /// that did, oldest first.
+    async fn corroborate(
+        &self,
+        node: Uuid,
+        source: Option<&str>,
+        key: Option<&str>,
+        at: Timestamp,
+    ) -> StoreResult<Vec<String>>;
     async fn embedding_dim(&self) -> StoreResult<Option<usize>>;
 
     async fn create_edge(&self, edge: Edge) -> StoreResult<Edge>;
@@ -741,6 +754,20 @@ impl<B: Backend> Store for B {
 
     async fn list_nodes(&self, query: NodeQuery) -> StoreResult<Page<Node>> {
         nodes::list(self, query).await
+    }
+
+    async fn same_title(&self, scope: &str, title: &str) -> StoreResult<Vec<Node>> {
+        restatements::same_title(self, scope, title).await
+    }
+
+    async fn corroborate(
+        &self,
+        node: Uuid,
+        source: Option<&str>,
+        key: Option<&str>,
+        at: Timestamp,
+    ) -> StoreResult<Vec<String>> {
+        restatements::corroborate(self, node, source, key, at).await
     }
 
     async fn embedding_dim(&self) -> StoreResult<Option<usize>> {

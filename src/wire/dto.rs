@@ -758,6 +758,17 @@ pub struct NodeWriteResponse {
     pub conflicts: Option<Vec<ConflictHitDto>>,
 }
 
+/// A restatement: the stored memory the write repeated, word for word (whitespace and case
+/// aside); nothing new was stored.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NodeRestatedResponse {
+    pub node: NodeDto,
+    /// Always `true`.
+    pub restated: bool,
+    /// Every source that restated the memory (other than its own), oldest first.
+    pub corroborated_by: Vec<String>,
+}
+
 /// A written batch: its nodes in input order, each with the conflicts its write queued, and
 /// its edges.
 #[derive(Debug, Serialize, ToSchema)]

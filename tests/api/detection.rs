@@ -361,7 +361,7 @@ async fn an_edited_memory_is_judged_by_its_new_text(app: TestApp) {
     let id = stored["node"]["id"].as_str().unwrap();
     let probe = write(
         &app,
-        "/nodes?detect=false",
+        "/nodes?detect=false&allow_duplicate=true",
         json!({"title": "Cache TTL", "body": "The cache TTL is 30 seconds"}),
     )
     .await;
@@ -382,7 +382,7 @@ async fn an_edited_memory_is_judged_by_its_new_text(app: TestApp) {
     // Act: a write that agrees with the edited text, then one that contradicts it.
     let agreeing = write(
         &app,
-        "/nodes",
+        "/nodes?allow_duplicate=true",
         json!({"title": "Cache TTL", "body": "The cache TTL is 60 seconds"}),
     )
     .await;

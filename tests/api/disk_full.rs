@@ -56,9 +56,12 @@ async fn writes_fail_then_recover(
     after.assert_status(StatusCode::CREATED);
     for _ in 0..8 {
         // Every connection of the pool is clean: no write fails on one left mid-transaction.
-        app.post("/nodes?detect=false", json!({"title": "more"}))
-            .await
-            .assert_status(StatusCode::CREATED);
+        app.post(
+            "/nodes?detect=false&allow_duplicate=true",
+            json!({"title": "more"}),
+        )
+        .await
+        .assert_status(StatusCode::CREATED);
     }
     let titles: Vec<_> = app.get("/nodes?limit=200").await.json()["items"]
         .as_array()

@@ -30,6 +30,7 @@ mod races;
 mod recall;
 mod reports;
 mod resolve;
+mod restatements;
 mod revert;
 mod review;
 mod scopes;

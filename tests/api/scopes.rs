@@ -63,7 +63,7 @@ async fn node_in(app: &TestApp, scope: &str, canary: &str, text: &str) -> String
     let n = root(
         app,
         Method::POST,
-        "/nodes?detect=false",
+        "/nodes?detect=false&allow_duplicate=true",
         Some(
             json!({"title": format!("Region {canary}"), "body": format!("{text} ({canary})"),
             "scope": scope, "source": format!("src-{canary}"), "labels": [canary]}),

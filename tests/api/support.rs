@@ -168,7 +168,9 @@ impl TestApp {
     }
 
     pub async fn node_with(&self, fields: Value) -> Value {
-        let r = self.post("/nodes?detect=false", fields).await;
+        let r = self
+            .post("/nodes?detect=false&allow_duplicate=true", fields)
+            .await;
         r.assert_status(StatusCode::CREATED);
         r.json()["node"].clone()
     }

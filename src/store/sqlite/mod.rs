@@ -731,6 +731,15 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_restatement_is_looked_for_among_its_titles_memories_only() {
+        let steps = plan(crate::store::restatements::SAME_TITLE).await;
+        assert!(
+            steps[0].contains("USING INDEX nodes_by_title (scope=? AND <expr>=?)"),
+            "{steps:?}"
+        );
+    }
+
+    #[tokio::test]
     async fn a_queue_of_one_scope_reads_in_order_from_the_indexes_that_lead_with_scope() {
         use crate::store::{conflicts, wake};
         let reads = [
