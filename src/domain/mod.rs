@@ -10,6 +10,7 @@ pub mod contradiction;
 pub mod credibility;
 pub mod cursor;
 pub mod edge;
+pub mod evidence;
 pub mod history;
 pub mod node;
 pub mod plan;

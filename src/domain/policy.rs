@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::conflict::{CONFLICT_TYPES, Strategy};
 use super::credibility;
 use super::recommend::ESCALATE_LABELS;
+use super::time::Timestamp;
 
 /// The recommendation names a rule may match (`recommendation.resolution`).
 pub const RECOMMENDATIONS: [&str; 3] =
@@ -62,6 +63,39 @@ pub struct Match {
     /// than the other's (either way for `keep_both` and `merge`). A source without verdicts,
     /// or no source, counts as neutral (0.5).
     pub min_credibility_gap: Option<f64>,
+    /// Conditions on the new memory's evidence strength (`domain::evidence`).
+    pub new: Option<SideMatch>,
+    /// Conditions on the stored memory's evidence strength.
+    pub old: Option<SideMatch>,
+    /// `true`: the new memory is later in valid time (its `observed_at` is after the stored
+    /// one's); `false`: it is not. `prefer-recent` alone cannot say which side that is.
+    pub new_is_later: Option<bool>,
+}
+
+/// Conditions on one side of a conflict.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideMatch {
+    /// Its evidence strength is at least this.
+    pub min_evidence: Option<f64>,
+    /// Its evidence strength is at most this.
+    pub max_evidence: Option<f64>,
+}
+
+impl SideMatch {
+    /// `Some(why)` when both bounds hold for `evidence`.
+    fn holds(&self, side: &str, evidence: f64) -> Option<String> {
+        let mut why = Vec::new();
+        if let Some(min) = self.min_evidence {
+            (evidence + EPSILON >= min).then_some(())?;
+            why.push(format!("{side} evidence {evidence} ≥ {min}"));
+        }
+        if let Some(max) = self.max_evidence {
+            (evidence <= max + EPSILON).then_some(())?;
+            why.push(format!("{side} evidence {evidence} ≤ {max}"));
+        }
+        Some(why.join(", "))
+    }
 }
 
 impl Match {
@@ -78,6 +112,12 @@ pub struct SideFacts<'a> {
     pub source: Option<&'a str>,
     /// Learned credibility of the source, when it has verdicts.
     pub credibility: Option<f64>,
+    /// Evidence strength of the memory's own words and source (`domain::evidence`).
+    pub evidence: f64,
+    /// The text reads as an instruction to the store.
+    pub injection: bool,
+    /// Valid time: when the memory was observed.
+    pub observed_at: Timestamp,
 }
 
 impl SideFacts<'_> {
@@ -114,19 +154,26 @@ impl Facts<'_> {
 pub enum Outcome<'r> {
     /// The first rule that matches, with a line saying why.
     Fires(&'r Rule, String),
-    /// The first rule that matches, held back by a value-layer label: such a conflict is
-    /// always left to a person, and its note says which rule stood back.
+    /// The first rule that matches, held back: a value-layer conflict, or one whose
+    /// instruction-shaped new text the rule would make current, is always left to a person,
+    /// and its note says which rule stood back and why (the reason, e.g. `labelled security`).
     HeldBack(&'r Rule, String),
 }
 
-/// The first rule that matches a conflict, if any; it never fires on a value-layer conflict.
+/// The first rule that matches a conflict, if any; it never fires on a value-layer conflict,
+/// nor applies new text shaped like an instruction to the store.
 pub fn first_match<'r>(rules: &'r RuleSet, facts: &Facts) -> Option<Outcome<'r>> {
     let (rule, why) = rules
         .rules
         .iter()
         .find_map(|r| r.matches(facts).map(|why| (r, why)))?;
+    let applies_new = matches!(rule.action, Strategy::NewIsCurrent | Strategy::Merge);
     Some(match facts.value_layer_label() {
-        Some(label) => Outcome::HeldBack(rule, label.to_owned()),
+        Some(label) => Outcome::HeldBack(rule, format!("the conflict is labelled {label}")),
+        None if applies_new && facts.new.injection => Outcome::HeldBack(
+            rule,
+            "the new memory reads as an instruction to the store".to_owned(),
+        ),
         None => Outcome::Fires(rule, why),
     })
 }
@@ -178,6 +225,22 @@ impl Rule {
             (gap + EPSILON >= min).then_some(())?;
             why.push(format!("credibility gap {gap:.2} ≥ {min}"));
         }
+        for (side, cond, facts) in [("new", &m.new, &f.new), ("old", &m.old, &f.old)] {
+            if let Some(cond) = cond {
+                why.push(cond.holds(side, facts.evidence)?);
+            }
+        }
+        if let Some(later) = m.new_is_later {
+            ((f.new.observed_at > f.old.observed_at) == later).then_some(())?;
+            why.push(
+                if later {
+                    "the new memory is later in valid time"
+                } else {
+                    "the new memory is not later in valid time"
+                }
+                .to_owned(),
+            );
+        }
         if why.is_empty() {
             why.push("matches every conflict".to_owned());
         }
@@ -201,11 +264,11 @@ impl Rule {
 
     /// The record of a firing: `policy <name> resolved with <strategy>: <why>`, or `would
     /// resolve` in a dry run.
-    /// The note of a conflict this rule matched but may not resolve.
-    pub fn held_back_note(&self, label: &str) -> String {
+    /// The note of a conflict this rule matched but may not resolve, and why.
+    pub fn held_back_note(&self, why: &str) -> String {
         format!(
-            "policy {} matched but did not resolve with {}: the conflict is labelled {label}, \
-             which is always left to a person",
+            "policy {} matched but did not resolve with {}: {why}, which is always left to a \
+             person",
             self.name,
             self.action.as_str()
         )
@@ -391,9 +454,27 @@ impl Rule {
                 return Some((field, e));
             }
         }
+        let side = |s: &Option<SideMatch>| s.clone().unwrap_or_default();
+        let (new, old) = (side(&m.new), side(&m.old));
+        if m.new.as_ref().is_some_and(|s| *s == SideMatch::default()) {
+            return Some((
+                "match.new",
+                "has no condition (leave it out to match any)".into(),
+            ));
+        }
+        if m.old.as_ref().is_some_and(|s| *s == SideMatch::default()) {
+            return Some((
+                "match.old",
+                "has no condition (leave it out to match any)".into(),
+            ));
+        }
         let fractions = [
             ("match.min_probability", m.min_probability),
             ("match.min_credibility_gap", m.min_credibility_gap),
+            ("match.new.min_evidence", new.min_evidence),
+            ("match.new.max_evidence", new.max_evidence),
+            ("match.old.min_evidence", old.min_evidence),
+            ("match.old.max_evidence", old.max_evidence),
         ];
         for (field, value) in fractions {
             if value.is_some_and(|v| !(0.0..=1.0).contains(&v)) {

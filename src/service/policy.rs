@@ -4,6 +4,7 @@
 
 use crate::config::Settings;
 use crate::domain::conflict::{NewConflict, Recommendation};
+use crate::domain::evidence;
 use crate::domain::node::Node;
 use crate::domain::plan::Resolve;
 use crate::domain::policy::{self, Facts, Outcome, PolicyMark, Rule, RuleSet, SideFacts};
@@ -17,7 +18,7 @@ pub struct Policies {
     pub dry_run: bool,
 }
 
-/// A rule that matched a conflict, and why (or which label held it back).
+/// A rule that matched a conflict, and why (or what held it back).
 pub struct Firing {
     rule: Rule,
     why: String,
@@ -47,6 +48,8 @@ impl Policies {
         if self.rules.rules.is_empty() {
             return None;
         }
+        let old_evidence = evidence::assess(&old.title, &old.body, old.source.as_deref());
+        let new_evidence = evidence::assess(new.title, new.body, new.source);
         let facts = Facts {
             conflict_type,
             probability,
@@ -56,17 +59,23 @@ impl Policies {
                 memory_type: &old.memory_type,
                 source: old.source.as_deref(),
                 credibility: credibility_of(credibility, &old.scope, old.source.as_deref()),
+                evidence: old_evidence.strength,
+                injection: old_evidence.injection,
+                observed_at: old.observed_at,
             },
             new: SideFacts {
                 labels: new.labels,
                 memory_type: new.memory_type,
                 source: new.source,
                 credibility: credibility_of(credibility, new.scope, new.source),
+                evidence: new_evidence.strength,
+                injection: new_evidence.injection,
+                observed_at: new.observed_at,
             },
         };
         let (rule, why, held_back) = match policy::first_match(&self.rules, &facts)? {
             Outcome::Fires(rule, why) => (rule, why, None),
-            Outcome::HeldBack(rule, label) => (rule, String::new(), Some(label)),
+            Outcome::HeldBack(rule, why) => (rule, String::new(), Some(why)),
         };
         Some(Firing {
             rule: rule.clone(),
@@ -84,8 +93,8 @@ impl Firing {
     /// A rule held back by a value-layer label only leaves its note: the conflict waits for a
     /// person, and the reviewer sees which rule stood back.
     pub fn apply(self, conflict: &mut NewConflict) -> Option<Resolve> {
-        if let Some(label) = &self.held_back {
-            conflict.note = Some(self.rule.held_back_note(label));
+        if let Some(why) = &self.held_back {
+            conflict.note = Some(self.rule.held_back_note(why));
             return None;
         }
         let note = self.rule.note(&self.why, self.dry_run);

@@ -9,6 +9,7 @@ use uuid::Uuid;
 
 use crate::domain::conflict::{Action, Conflict, Detection, Recommendation};
 use crate::domain::edge::Edge;
+use crate::domain::evidence::{self, Evidence};
 use crate::domain::history::HistoryEntry;
 use crate::domain::node::{Node, NodeState};
 use crate::domain::policy::PolicyMark;
@@ -75,11 +76,42 @@ pub struct NodeDto {
     /// Pending conflicts of this node; present only when it has any (node reads only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflict_ids: Option<Vec<Uuid>>,
+    /// How well the memory's own words and source support it.
+    pub evidence: EvidenceDto,
+}
+
+/// Evidence strength, read from the memory's title, the first 2,000 characters of its body
+/// and its source: hedges and weak sources ("someone said", "might", "draft", "OCR",
+/// "anonymous", "unverified"; their Chinese and Korean forms) lower it, strong markers
+/// ("signed", "verified", "per the contract") raise it, each kind once, from a neutral 0.5 by
+/// 0.15 within 0.05..0.95. Text shaped like an instruction to the store ("ignore all
+/// previous records") is 0.05 and `injection`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EvidenceDto {
+    /// 0..1.
+    pub strength: f64,
+    /// Each cue found, e.g. `hedge "might" in the text`.
+    pub reasons: Vec<String>,
+    /// Present and true when the text reads as an instruction to the store.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub injection: bool,
+}
+
+impl From<Evidence> for EvidenceDto {
+    fn from(e: Evidence) -> Self {
+        Self {
+            strength: e.strength,
+            reasons: e.reasons,
+            injection: e.injection,
+        }
+    }
 }
 
 impl NodeDto {
     pub fn from_domain(n: Node) -> Self {
+        let evidence = evidence::assess(&n.title, &n.body, n.source.as_deref()).into();
         Self {
+            evidence,
             id: n.id,
             title: n.title,
             body: n.body,

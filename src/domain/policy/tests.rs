@@ -16,6 +16,12 @@ struct Case {
     probability: f64,
     recommendation: &'static str,
     memory_type: &'static str,
+    old_evidence: f64,
+    new_evidence: f64,
+    new_injection: bool,
+    /// Valid time of each side, in seconds of the epoch.
+    old_observed: i64,
+    new_observed: i64,
 }
 
 impl Default for Case {
@@ -31,6 +37,11 @@ impl Default for Case {
             probability: 0.8,
             recommendation: "prefer-recent",
             memory_type: "fact",
+            old_evidence: 0.5,
+            new_evidence: 0.5,
+            new_injection: false,
+            old_observed: 1_700_000_000,
+            new_observed: 1_700_000_100,
         }
     }
 }
@@ -46,15 +57,25 @@ impl Case {
                 memory_type: self.memory_type,
                 source: self.old_source,
                 credibility: self.old_credibility,
+                evidence: self.old_evidence,
+                injection: false,
+                observed_at: at(self.old_observed),
             },
             new: SideFacts {
                 labels: &self.new_labels,
                 memory_type: self.memory_type,
                 source: self.new_source,
                 credibility: self.new_credibility,
+                evidence: self.new_evidence,
+                injection: self.new_injection,
+                observed_at: at(self.new_observed),
             },
         }
     }
+}
+
+fn at(seconds: i64) -> crate::domain::time::Timestamp {
+    crate::domain::time::Timestamp::from_timestamp(seconds, 0).unwrap()
 }
 
 fn rule(action: Strategy, when: Match) -> Rule {
@@ -302,9 +323,115 @@ fn value_layer_conflicts_match_no_rule() {
         let Some(Outcome::HeldBack(r, held_by)) = first_match(&set, &case.facts()) else {
             panic!("{label}: the rule is held back");
         };
-        assert_eq!(held_by, label);
-        assert!(r.held_back_note(label).contains(label));
+        assert_eq!(held_by, format!("the conflict is labelled {label}"));
+        assert!(r.held_back_note(&held_by).contains(label));
     }
+}
+
+#[test]
+fn evidence_bounds_hold_on_the_side_they_name() {
+    let weak_rumour = Case {
+        new_evidence: 0.2,
+        old_evidence: 0.8,
+        ..Case::default()
+    };
+    let strong_update = Case {
+        new_evidence: 0.8,
+        old_evidence: 0.5,
+        ..Case::default()
+    };
+    let min_new = || Match {
+        new: Some(SideMatch {
+            min_evidence: Some(0.5),
+            max_evidence: None,
+        }),
+        ..Match::default()
+    };
+    let max_old = || Match {
+        old: Some(SideMatch {
+            min_evidence: None,
+            max_evidence: Some(0.5),
+        }),
+        ..Match::default()
+    };
+    assert!(!matches(min_new(), &weak_rumour));
+    assert!(matches(min_new(), &strong_update));
+    assert!(!matches(max_old(), &weak_rumour));
+    assert!(matches(max_old(), &strong_update));
+    let why = rule(Strategy::NewIsCurrent, min_new())
+        .matches(&strong_update.facts())
+        .unwrap();
+    assert_eq!(why, "new evidence 0.8 ≥ 0.5");
+}
+
+#[test]
+fn new_is_later_compares_valid_time() {
+    let later = Case::default();
+    let earlier = Case {
+        new_observed: later.old_observed - 100,
+        ..Case::default()
+    };
+    let when = |v| Match {
+        new_is_later: Some(v),
+        ..Match::default()
+    };
+    assert!(matches(when(true), &later));
+    assert!(!matches(when(true), &earlier));
+    assert!(matches(when(false), &earlier));
+    assert!(!matches(when(false), &later));
+}
+
+#[test]
+fn instruction_shaped_new_text_is_never_applied_by_a_rule() {
+    let set = |action| RuleSet {
+        rules: vec![Rule {
+            match_all: true,
+            ..rule(action, Match::default())
+        }],
+    };
+    let injected = Case {
+        new_injection: true,
+        ..Case::default()
+    };
+    for action in [Strategy::NewIsCurrent, Strategy::Merge] {
+        let Some(Outcome::HeldBack(_, why)) = first_match(&set(action), &injected.facts()) else {
+            panic!("{action:?} is held back");
+        };
+        assert!(why.contains("instruction"), "{why}");
+    }
+    // Keeping the stored memory current applies nothing of the new text.
+    assert!(matches!(
+        first_match(&set(Strategy::OldIsCurrent), &injected.facts()),
+        Some(Outcome::Fires(..))
+    ));
+}
+
+#[test]
+fn evidence_conditions_parse_and_are_checked() {
+    let ok = r#"
+[[rules]]
+name = "strong-update-wins"
+action = "new_is_current"
+[rules.match]
+new_is_later = true
+[rules.match.new]
+min_evidence = 0.6
+[rules.match.old]
+max_evidence = 0.5
+"#;
+    let set = RuleSet::parse(ok, Format::Toml).unwrap();
+    assert_eq!(
+        set.rules[0].when.new.as_ref().unwrap().min_evidence,
+        Some(0.6)
+    );
+    let bad = ok.replace("min_evidence = 0.6", "min_evidence = 1.5");
+    let e = RuleSet::parse(&bad, Format::Toml).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("match.new.min_evidence"));
+    let empty = ok.replace("min_evidence = 0.6", "");
+    let e = RuleSet::parse(&empty, Format::Toml).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("match.new"));
+    let typo = ok.replace("min_evidence = 0.6", "min_evidnce = 0.6");
+    assert!(RuleSet::parse(&typo, Format::Toml).is_err());
 }
 
 const TOML_FILE: &str = r#"
