@@ -70,7 +70,10 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Json<HealthResponse
 /// Prometheus text exposition: request counts and latencies by route and status.
 #[utoipa::path(
     get, path = "/metrics", tag = "operations",
-    responses((status = 200, content_type = "text/plain", body = String))
+    responses(
+        (status = 200, content_type = "text/plain", body = String),
+        (status = "4XX", body = Problem, content_type = "application/problem+json", description = "401 without a valid key when keys are set; 429 after repeated failures"),
+    )
 )]
 pub async fn metrics() -> impl IntoResponse {
     (

@@ -9,7 +9,6 @@ use utoipa_axum::routes;
 
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
-use crate::domain::credibility;
 use crate::service::sources;
 use crate::state::AppState;
 
@@ -22,10 +21,16 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct SourceDto {
     /// The `source` string of nodes.
     pub source: String,
-    /// Mean of a Beta(upheld + 2, contradicted + 2) posterior: 0.5 for a source without
-    /// verdicts; one verdict moves it by 0.1. Recommendations prefer a side whose source is
-    /// at least 0.2 more credible (`prefer-authoritative`).
+    /// The mean of a Beta posterior with four virtual verdicts split as the starting trust
+    /// says (`trust`, else 0.5): a source without verdicts is at its starting trust, one
+    /// verdict moves a neutral one by 0.1. Recommendations prefer a side whose source is at
+    /// least 0.2 more credible (`prefer-authoritative`), and policy rules may require it
+    /// (`min_trust`, `max_trust`, `min_credibility_gap`).
     pub credibility: f64,
+    /// The starting trust the policy file's `[trust]` table gives this source (the most
+    /// specific pattern that names it); absent when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trust: Option<f64>,
     /// Resolutions that kept this source's side current, in the scopes the caller's key holds.
     pub upheld: i64,
     /// Resolutions that made this source's side dormant, in the scopes the caller's key holds.
@@ -59,12 +64,13 @@ pub async fn list_sources(
     let items = sources::list(&state.services, &caller)
         .await?
         .into_iter()
-        .map(|s| SourceDto {
-            credibility: (credibility::score(s.upheld, s.contradicted) * 1000.0).round() / 1000.0,
-            source: s.source,
-            upheld: s.upheld,
-            contradicted: s.contradicted,
-            nodes: s.nodes,
+        .map(|r| SourceDto {
+            credibility: (r.credibility * 1000.0).round() / 1000.0,
+            trust: r.trust,
+            source: r.stats.source,
+            upheld: r.stats.upheld,
+            contradicted: r.stats.contradicted,
+            nodes: r.stats.nodes,
         })
         .collect();
     Ok(Json(SourceListResponse { items }))

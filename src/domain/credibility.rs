@@ -5,12 +5,30 @@
 pub const PRIOR: f64 = 2.0;
 
 pub fn score(upheld: i64, contradicted: i64) -> f64 {
-    (upheld as f64 + PRIOR) / ((upheld + contradicted) as f64 + 2.0 * PRIOR)
+    score_from(NEUTRAL, upheld, contradicted)
 }
+
+/// The credibility of a source that starts at `trust` (the policy file's trust table):
+/// the same four virtual verdicts, split as `trust` says, so verdicts move it from there at
+/// the same pace as from neutral.
+pub fn score_from(trust: f64, upheld: i64, contradicted: i64) -> f64 {
+    (upheld as f64 + 2.0 * PRIOR * trust) / ((upheld + contradicted) as f64 + 2.0 * PRIOR)
+}
+
+/// The credibility of a source nothing is known of.
+pub const NEUTRAL: f64 = 0.5;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_trusted_source_starts_where_it_is_trusted_and_verdicts_move_it_from_there() {
+        assert!((score_from(0.9, 0, 0) - 0.9).abs() < 1e-9);
+        assert!((score_from(0.9, 0, 1) - 0.72).abs() < 1e-9);
+        assert!((score_from(0.2, 4, 0) - 0.6).abs() < 1e-9);
+        assert_eq!(score_from(NEUTRAL, 3, 1), score(3, 1));
+    }
 
     #[test]
     fn an_unknown_source_is_neutral_and_one_verdict_moves_it_little() {

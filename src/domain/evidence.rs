@@ -280,13 +280,6 @@ pub fn assess(title: &str, body: &str, source: Option<&str>) -> Evidence {
     let source = source.map(Text::new);
     let mut reasons = Vec::new();
     let mut score = NEUTRAL;
-    if text.plain() && source.as_ref().is_none_or(Text::plain) {
-        return Evidence {
-            strength: NEUTRAL,
-            reasons,
-            injection: false,
-        };
-    }
 
     let injection = text
         .find(&INJECTION)
@@ -294,9 +287,6 @@ pub fn assess(title: &str, body: &str, source: Option<&str>) -> Evidence {
     if let Some(phrase) = injection {
         reasons.push(format!("{} \"{phrase}\"", INJECTION.kind));
     }
-    // A negated strong cue ("not verified") is a weak one: weak phrases are found first and
-    // blanked out before the strong ones are looked for.
-    let (mut text, mut source) = (text, source);
     for (cues, sign) in [(WEAK, -1.0), (STRONG, 1.0)] {
         for cue in cues {
             let found = match text.find(cue) {
@@ -309,12 +299,6 @@ pub fn assess(title: &str, body: &str, source: Option<&str>) -> Evidence {
             if let Some((phrase, place)) = found {
                 score += sign * STEP;
                 reasons.push(format!("{} \"{phrase}\" in the {place}", cue.kind));
-            }
-            if sign < 0.0 {
-                text.blank(cue);
-                if let Some(s) = source.as_mut() {
-                    s.blank(cue);
-                }
             }
         }
     }
@@ -330,80 +314,116 @@ pub fn assess(title: &str, body: &str, source: Option<&str>) -> Evidence {
     }
 }
 
-/// Every cue list, for the first words of their English phrases.
-const ALL: [&[Cue]; 3] = [WEAK, STRONG, std::slice::from_ref(&INJECTION)];
+/// Whether a cue lowers or raises the score; weak phrases hide the strong words inside them
+/// ("not verified").
+#[derive(Clone, Copy, PartialEq)]
+enum Class {
+    Weak,
+    Strong,
+    Injection,
+}
 
-/// The first words of every English cue phrase: a text none of whose words is one of these,
-/// and without Chinese or Korean, has no cue, and most memories are such texts.
-static FIRST_WORDS: std::sync::LazyLock<std::collections::HashSet<&'static str>> =
+/// One English phrase of a cue, split into words.
+struct Phrase {
+    words: Vec<&'static str>,
+    text: &'static str,
+    cue: &'static str,
+    class: Class,
+}
+
+/// Every English phrase by its first word: a text is read word by word, and only the phrases
+/// that start with a word of it are compared further.
+static PHRASES: std::sync::LazyLock<std::collections::HashMap<&'static str, Vec<Phrase>>> =
     std::sync::LazyLock::new(|| {
-        ALL.iter()
-            .flat_map(|cues| cues.iter())
-            .flat_map(|c| c.words.iter())
-            .filter_map(|p| p.split(' ').next())
-            .collect()
+        let mut by_first: std::collections::HashMap<&'static str, Vec<Phrase>> = Default::default();
+        let lists = [
+            (WEAK, Class::Weak),
+            (STRONG, Class::Strong),
+            (std::slice::from_ref(&INJECTION), Class::Injection),
+        ];
+        for (cues, class) in lists {
+            for cue in cues {
+                for &text in cue.words {
+                    let words: Vec<&'static str> = text.split(' ').collect();
+                    by_first.entry(words[0]).or_default().push(Phrase {
+                        words,
+                        text,
+                        cue: cue.kind,
+                        class,
+                    });
+                }
+            }
+        }
+        by_first
     });
 
-/// Text prepared for cue matching: its words, case folded, between single spaces (so a
-/// phrase matches on word boundaries as ` phrase `), and the lowercase text for Chinese and
-/// Korean cues when it has any non-ASCII character.
+/// A phrase found in a text, over words `start..end`.
+struct Found {
+    start: usize,
+    end: usize,
+    phrase: &'static Phrase,
+}
+
+/// The cues of one text: the English phrases found in its words (a strong one inside a weak
+/// one dropped), and its lowercase form for Chinese and Korean cues when it has any
+/// non-ASCII character (as it is, and with the weak phrases blanked out).
 struct Text {
-    words: String,
-    raw: Option<String>,
+    found: Vec<Found>,
+    raw: Option<(String, String)>,
 }
 
 impl Text {
     fn new(text: &str) -> Self {
-        let lower = text.to_lowercase();
-        let mut words = String::with_capacity(lower.len() + 2);
-        words.push(' ');
-        for w in lower.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\'')) {
-            if !w.is_empty() {
-                words.push_str(w);
-                words.push(' ');
-            }
-        }
-        Self {
-            words,
-            raw: (!lower.is_ascii()).then_some(lower),
-        }
-    }
-
-    /// Whether no cue can be in this text (the common case, checked word by word).
-    fn plain(&self) -> bool {
-        self.raw.is_none() && !self.words.split(' ').any(|w| FIRST_WORDS.contains(w))
-    }
-
-    /// The first phrase of `cue` found, as written in the cue list.
-    fn find(&self, cue: &Cue) -> Option<&'static str> {
-        cue.words
-            .iter()
-            .find(|p| self.words.contains(&format!(" {p} ")))
-            .or_else(|| {
-                let raw = self.raw.as_ref()?;
-                cue.cjk.iter().find(|p| raw.contains(**p))
-            })
-            .copied()
-    }
-
-    /// Blanks out every phrase of `cue`, so that a longer weak phrase hides the strong word
-    /// inside it.
-    fn blank(&mut self, cue: &Cue) {
-        for p in cue.words {
-            let padded = format!(" {p} ");
-            if self.words.contains(&padded) {
-                self.words = self
-                    .words
-                    .replace(&padded, &format!(" {} ", "_".repeat(p.len())));
-            }
-        }
-        if let Some(raw) = self.raw.as_mut() {
-            for p in cue.cjk {
-                if raw.contains(p) {
-                    *raw = raw.replace(p, " ");
+        let lower = if text.is_ascii() {
+            text.to_ascii_lowercase()
+        } else {
+            text.to_lowercase()
+        };
+        let words: Vec<&str> = lower
+            .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut found = Vec::new();
+        for (i, w) in words.iter().enumerate() {
+            for phrase in PHRASES.get(*w).into_iter().flatten() {
+                if words[i..].starts_with(&phrase.words) {
+                    found.push(Found {
+                        start: i,
+                        end: i + phrase.words.len(),
+                        phrase,
+                    });
                 }
             }
         }
+        let weak: Vec<(usize, usize)> = (found.iter())
+            .filter(|f| f.phrase.class == Class::Weak)
+            .map(|f| (f.start, f.end))
+            .collect();
+        found.retain(|f| {
+            f.phrase.class != Class::Strong || !weak.iter().any(|&(s, e)| f.start < e && s < f.end)
+        });
+        let raw = (!lower.is_ascii()).then(|| {
+            let mut outside_weak = lower.clone();
+            for p in WEAK.iter().flat_map(|c| c.cjk) {
+                outside_weak = outside_weak.replace(p, " ");
+            }
+            (lower.clone(), outside_weak)
+        });
+        Self { found, raw }
+    }
+
+    /// The first phrase of `cue` found (English in text order, then Chinese and Korean; a
+    /// strong Chinese or Korean phrase only outside the weak ones).
+    fn find(&self, cue: &Cue) -> Option<&'static str> {
+        let english = (self.found.iter())
+            .find(|f| f.phrase.cue == cue.kind)
+            .map(|f| f.phrase.text);
+        english.or_else(|| {
+            let (all, outside_weak) = self.raw.as_ref()?;
+            let strong = STRONG.iter().any(|c| c.kind == cue.kind);
+            let haystack = if strong { outside_weak } else { all };
+            cue.cjk.iter().copied().find(|p| haystack.contains(p))
+        })
     }
 }
 

@@ -22,10 +22,42 @@ pub const MAX_NAME_CHARS: usize = 100;
 /// Floating-point slack for the minimums, so a gap of 0.6 − 0.4 counts as 0.2.
 const EPSILON: f64 = 1e-9;
 
-/// The rules in force, in file order.
+/// The rules in force, in file order, and the starting trust of source patterns.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RuleSet {
     pub rules: Vec<Rule>,
+    /// `[trust]` of the policy file, by pattern: a source's credibility starts at the trust
+    /// of the most specific pattern it matches, and its verdicts move it from there.
+    pub trust: Vec<Trust>,
+}
+
+/// The starting trust of the sources a pattern names: a source (`anonymous`) or a prefix
+/// ending in `*` (`signed:*`; `*` alone is every source).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Trust {
+    pub pattern: String,
+    pub trust: f64,
+}
+
+impl RuleSet {
+    /// The starting trust of `source` ([`trust_of`]).
+    pub fn trust_of(&self, source: &str) -> Option<f64> {
+        trust_of(&self.trust, source)
+    }
+}
+
+/// The starting trust of `source` in a trust table: the exact pattern, else the longest
+/// prefix that holds it; none when no pattern names it (credibility then starts neutral).
+pub fn trust_of(table: &[Trust], source: &str) -> Option<f64> {
+    let exact = table.iter().find(|t| t.pattern == source);
+    let prefix = || {
+        (table.iter())
+            .filter_map(|t| Some((t.pattern.strip_suffix('*')?, t.trust)))
+            .filter(|(prefix, _)| source.starts_with(prefix))
+            .max_by_key(|(prefix, _)| prefix.len())
+            .map(|(_, trust)| trust)
+    };
+    exact.map(|t| t.trust).or_else(prefix)
 }
 
 /// One rule: when it matches, resolve with `action`.
@@ -80,11 +112,17 @@ pub struct SideMatch {
     pub min_evidence: Option<f64>,
     /// Its evidence strength is at most this.
     pub max_evidence: Option<f64>,
+    /// Its source's credibility (starting at the `[trust]` of its pattern, moved by verdicts)
+    /// is at least this; no source, or one nothing is known of, counts as 0.5.
+    pub min_trust: Option<f64>,
+    /// Its source's credibility is at most this.
+    pub max_trust: Option<f64>,
 }
 
 impl SideMatch {
-    /// `Some(why)` when both bounds hold for `evidence`.
-    fn holds(&self, side: &str, evidence: f64) -> Option<String> {
+    /// `Some(why)` when every bound holds for the side's facts.
+    fn holds(&self, side: &str, facts: &SideFacts) -> Option<String> {
+        let (evidence, trust) = (facts.evidence, facts.credibility());
         let mut why = Vec::new();
         if let Some(min) = self.min_evidence {
             (evidence + EPSILON >= min).then_some(())?;
@@ -93,6 +131,14 @@ impl SideMatch {
         if let Some(max) = self.max_evidence {
             (evidence <= max + EPSILON).then_some(())?;
             why.push(format!("{side} evidence {evidence} ≤ {max}"));
+        }
+        if let Some(min) = self.min_trust {
+            (trust + EPSILON >= min).then_some(())?;
+            why.push(format!("{side} trust {trust:.2} ≥ {min}"));
+        }
+        if let Some(max) = self.max_trust {
+            (trust <= max + EPSILON).then_some(())?;
+            why.push(format!("{side} trust {trust:.2} ≤ {max}"));
         }
         Some(why.join(", "))
     }
@@ -227,7 +273,7 @@ impl Rule {
         }
         for (side, cond, facts) in [("new", &m.new, &f.new), ("old", &m.old, &f.old)] {
             if let Some(cond) = cond {
-                why.push(cond.holds(side, facts.evidence)?);
+                why.push(cond.holds(side, facts)?);
             }
         }
         if let Some(later) = m.new_is_later {
@@ -362,14 +408,16 @@ impl RuleSet {
         let serde_json::Value::Object(mut top) = doc else {
             return Err(PolicyError::file("expected a table with a `rules` list"));
         };
-        if let Some(key) = top.keys().find(|k| *k != "rules") {
+        if let Some(key) = top.keys().find(|k| *k != "rules" && *k != "trust") {
             return Err(PolicyError::file(format!(
-                "unknown key `{key}`; the file has one key, `rules`"
+                "unknown key `{key}`; the file has `rules` and, optionally, `trust`"
             )));
         }
+        let trust = parse_trust(top.remove("trust"))?;
         let rules = match top.remove("rules") {
             Some(serde_json::Value::Array(rules)) => rules,
             Some(_) => return Err(PolicyError::file("`rules` must be a list of rules")),
+            None if !trust.is_empty() => Vec::new(),
             None => {
                 return Err(PolicyError::file(
                     "missing `rules` (an empty list is allowed)",
@@ -397,8 +445,43 @@ impl RuleSet {
             }
             out.push(rule);
         }
-        Ok(Self { rules: out })
+        Ok(Self { rules: out, trust })
     }
+}
+
+/// `[trust]`: source pattern = starting trust (0..1).
+fn parse_trust(table: Option<serde_json::Value>) -> Result<Vec<Trust>, PolicyError> {
+    let Some(table) = table else {
+        return Ok(Vec::new());
+    };
+    let serde_json::Value::Object(table) = table else {
+        return Err(PolicyError::file(
+            "`trust` must be a table of source patterns and their starting trust",
+        ));
+    };
+    let at = |pattern: &str, message: &str| PolicyError {
+        rule: None,
+        field: Some(format!("trust.{pattern}")),
+        message: message.to_owned(),
+    };
+    let mut out = Vec::with_capacity(table.len());
+    for (pattern, value) in table {
+        let valid = !pattern.trim().is_empty()
+            && pattern.trim() == pattern
+            && !pattern.trim_end_matches('*').contains('*')
+            && pattern.matches('*').count() <= 1;
+        if !valid {
+            return Err(at(
+                &pattern,
+                "must be a source, or a prefix ending in `*` (`*` alone: every source)",
+            ));
+        }
+        match value.as_f64() {
+            Some(trust) if (0.0..=1.0).contains(&trust) => out.push(Trust { pattern, trust }),
+            _ => return Err(at(&pattern, "must be a number between 0 and 1")),
+        }
+    }
+    Ok(out)
 }
 
 /// `rule 2 ("name")`, counting from 1 as people do.
@@ -475,6 +558,10 @@ impl Rule {
             ("match.new.max_evidence", new.max_evidence),
             ("match.old.min_evidence", old.min_evidence),
             ("match.old.max_evidence", old.max_evidence),
+            ("match.new.min_trust", new.min_trust),
+            ("match.new.max_trust", new.max_trust),
+            ("match.old.min_trust", old.min_trust),
+            ("match.old.max_trust", old.max_trust),
         ];
         for (field, value) in fractions {
             if value.is_some_and(|v| !(0.0..=1.0).contains(&v)) {

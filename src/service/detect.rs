@@ -23,11 +23,9 @@ use crate::service::judging::{self, Load, memory_of};
 use crate::service::llm::{LlmClient, LlmError, Pair};
 use crate::service::memo::{Memo, Weigh};
 use crate::service::policy::Policies;
-use crate::store::{
-    BatchJudge, Candidate, CandidateQuery, DetectedConflict, SourceStats, Store, StoreResult,
-};
+use crate::store::{BatchJudge, Candidate, CandidateQuery, DetectedConflict, Store, StoreResult};
 
-pub use crate::service::finding::{Finding, Probe, credibility_of, detection_of};
+pub use crate::service::finding::{Credibility, Finding, Probe, credibility_of, detection_of};
 
 /// How many candidates the index may return per write.
 pub const MAX_CANDIDATES: usize = 50;
@@ -83,6 +81,11 @@ impl Detector {
     /// The deployment's detection settings.
     pub fn config(&self) -> DetectConfig {
         self.base
+    }
+
+    /// The policy file's `[trust]` table (empty without one).
+    pub fn trust(&self) -> std::sync::Arc<[crate::domain::policy::Trust]> {
+        Arc::clone(&self.policies.trust)
     }
 
     pub fn default_sensitivity(&self) -> Sensitivity {
@@ -175,7 +178,7 @@ impl Detector {
         if findings.is_empty() {
             return Ok(Vec::new());
         }
-        let credibility = credibility_table(store).await?;
+        let credibility = self.credibility(store).await?;
         Ok(self.conflicts_of(probe, new_id, findings, &credibility))
     }
 
@@ -185,7 +188,7 @@ impl Detector {
         probe: &Probe<'_>,
         new_id: Uuid,
         findings: Vec<Finding>,
-        credibility: &[SourceStats],
+        credibility: &Credibility,
     ) -> Vec<DetectedConflict> {
         let now = time::now();
         findings
@@ -236,7 +239,7 @@ impl Detector {
 pub struct BatchDetection<'a> {
     detector: &'a Detector,
     sensitivity: Option<Sensitivity>,
-    credibility: Vec<SourceStats>,
+    credibility: Credibility,
 }
 
 impl Detector {
@@ -249,7 +252,7 @@ impl Detector {
         Ok(BatchDetection {
             detector: self,
             sensitivity,
-            credibility: credibility_table(store).await?,
+            credibility: self.credibility(store).await?,
         })
     }
 }
@@ -285,7 +288,7 @@ impl BatchJudge for BatchDetection<'_> {
 /// stored before it), with one credibility table read when the run began.
 pub struct SweepDetection {
     detector: Arc<Detector>,
-    credibility: Vec<SourceStats>,
+    credibility: Credibility,
 }
 
 impl Detector {
@@ -293,7 +296,7 @@ impl Detector {
     pub async fn for_sweep(self: &Arc<Self>, store: &dyn Store) -> StoreResult<SweepDetection> {
         Ok(SweepDetection {
             detector: Arc::clone(self),
-            credibility: credibility_table(store).await?,
+            credibility: self.credibility(store).await?,
         })
     }
 }
@@ -430,14 +433,20 @@ fn pair_of(new: &Memory, old: &Memory) -> Pair {
 }
 
 /// Learned credibility per source, for sources with at least one verdict.
-pub async fn credibility_table(store: &dyn Store) -> StoreResult<Vec<SourceStats>> {
-    store.source_verdicts().await
+impl Detector {
+    /// The verdicts learned so far, with the policy file's starting trust.
+    pub async fn credibility(&self, store: &dyn Store) -> StoreResult<Credibility> {
+        Ok(Credibility {
+            verdicts: store.source_verdicts().await?,
+            trust: Arc::clone(&self.policies.trust),
+        })
+    }
 }
 
 pub fn recommend_for(
     old: &Node,
     new: &Probe<'_>,
-    table: &[SourceStats],
+    table: &Credibility,
 ) -> crate::domain::conflict::Recommendation {
     recommend::recommend(
         &Standing {
@@ -517,9 +526,9 @@ impl Detector {
         let probe = Probe::of_stored(&node, embedding.as_deref());
         let findings = self.find(store, &probe, sensitivity).await?;
         let table = if findings.is_empty() {
-            Vec::new()
+            Credibility::default()
         } else {
-            credibility_table(store).await?
+            self.credibility(store).await?
         };
         Ok(findings
             .into_iter()

@@ -8,6 +8,10 @@ use crate::domain::conflict::Detection;
 use crate::domain::contradiction::{Memory, Verdict};
 use crate::domain::node::{NewNode, Node};
 use crate::domain::time::Timestamp;
+use std::sync::Arc;
+
+use crate::domain::credibility;
+use crate::domain::policy::{Trust, trust_of};
 use crate::store::SourceStats;
 
 /// The new side of a check: a node about to be written, or one already stored.
@@ -102,8 +106,26 @@ fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-/// A source's credibility as learned in `scope` (never from another scope's verdicts).
-pub fn credibility_of(table: &[SourceStats], scope: &str, source: Option<&str>) -> Option<f64> {
-    let s = (table.iter()).find(|s| s.scope == scope && Some(s.source.as_str()) == source)?;
-    Some(crate::domain::credibility::score(s.upheld, s.contradicted))
+/// What recommendations and policies know of sources: the verdicts learned in each scope,
+/// and the starting trust the policy file's `[trust]` table gives source patterns.
+#[derive(Debug, Clone, Default)]
+pub struct Credibility {
+    pub verdicts: Vec<SourceStats>,
+    pub trust: Arc<[Trust]>,
+}
+
+/// A source's credibility in `scope`: its starting trust moved by the verdicts learned in
+/// that scope (never another's); none for no source, or one without either.
+pub fn credibility_of(table: &Credibility, scope: &str, source: Option<&str>) -> Option<f64> {
+    let source = source?;
+    let start = trust_of(&table.trust, source);
+    let learned = (table.verdicts.iter()).find(|s| s.scope == scope && s.source == source);
+    match learned {
+        Some(s) => Some(credibility::score_from(
+            start.unwrap_or(credibility::NEUTRAL),
+            s.upheld,
+            s.contradicted,
+        )),
+        None => start,
+    }
 }

@@ -18,7 +18,7 @@ use crate::domain::restatement::restates;
 use crate::domain::time;
 use crate::domain::valid_time::PointInTime;
 use crate::domain::version::{self, NodeVersion};
-use crate::service::detect::{Finding, Probe, credibility_table, recommend_for};
+use crate::service::detect::{Finding, Probe, recommend_for};
 use crate::service::idempotency::{self, Claim};
 use crate::service::scopes::{may_write, seen_node};
 use crate::service::{Error, Result, Services, replies};
@@ -224,7 +224,7 @@ pub async fn check_text(
     if findings.is_empty() {
         return Ok(Vec::new());
     }
-    let table = credibility_table(store).await?;
+    let table = svc.detector.credibility(store).await?;
     Ok(findings
         .into_iter()
         .map(|f| {

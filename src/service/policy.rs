@@ -7,15 +7,17 @@ use crate::domain::conflict::{NewConflict, Recommendation};
 use crate::domain::evidence;
 use crate::domain::node::Node;
 use crate::domain::plan::Resolve;
-use crate::domain::policy::{self, Facts, Outcome, PolicyMark, Rule, RuleSet, SideFacts};
-use crate::service::finding::{Probe, credibility_of};
-use crate::store::SourceStats;
+use std::sync::Arc;
 
-/// The rules in force and whether they run dry.
+use crate::domain::policy::{self, Facts, Outcome, PolicyMark, Rule, RuleSet, SideFacts, Trust};
+use crate::service::finding::{Credibility, Probe, credibility_of};
+
+/// The rules in force, whether they run dry, and the starting trust of source patterns.
 #[derive(Debug, Clone, Default)]
 pub struct Policies {
     pub rules: RuleSet,
     pub dry_run: bool,
+    pub trust: Arc<[Trust]>,
 }
 
 /// A rule that matched a conflict, and why (or what held it back).
@@ -28,8 +30,10 @@ pub struct Firing {
 
 impl Policies {
     pub fn from_settings(s: &Settings) -> Self {
+        let rules = s.policies.clone().unwrap_or_default();
         Self {
-            rules: s.policies.clone().unwrap_or_default(),
+            trust: rules.trust.clone().into(),
+            rules,
             dry_run: s.policies_dry_run,
         }
     }
@@ -43,7 +47,7 @@ impl Policies {
         conflict_type: &str,
         probability: f64,
         recommendation: &Recommendation,
-        credibility: &[SourceStats],
+        credibility: &Credibility,
     ) -> Option<Firing> {
         if self.rules.rules.is_empty() {
             return None;

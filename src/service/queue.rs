@@ -9,7 +9,7 @@ use crate::domain::conflict::{CONFLICT_TYPES, Conflict, Detection, NewConflict};
 use crate::domain::node::MAX_BODY_BYTES;
 use crate::domain::time;
 use crate::domain::validate::{Errors, check_text};
-use crate::service::detect::{Probe, credibility_table, recommend_for};
+use crate::service::detect::{Probe, recommend_for};
 use crate::service::idempotency::{self, Claim};
 use crate::service::{Error, Result, Services, replies};
 use crate::store::StoreError;
@@ -121,7 +121,7 @@ async fn queue_in(
             embedding: None,
         },
     };
-    let table = credibility_table(store).await?;
+    let table = svc.detector.credibility(store).await?;
     let recommendation = recommend_for(&old, &probe, &table);
     let conflict = NewConflict {
         id: Uuid::now_v7(),

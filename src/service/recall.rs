@@ -19,7 +19,6 @@ use crate::domain::node::{Node, NodeState, normalize_labels};
 use crate::domain::valid_time::PointInTime;
 use crate::domain::validate::{Errors, FieldError};
 use crate::domain::version;
-use crate::service::detect::credibility_table;
 use crate::service::report::{PairConflict, ReportSource, judge_pairs, search_active, source_of};
 use crate::service::scopes::sees_conflict;
 use crate::service::{Result, Services, nodes};
@@ -158,7 +157,7 @@ pub async fn recall(svc: &Services, caller: &Caller, q: RecallQuery) -> Result<R
         .filter(|n| n.state == NodeState::Active)
         .collect();
     let cfg = svc.detector.config();
-    let table = credibility_table(store).await?;
+    let table = svc.detector.credibility(store).await?;
     for p in judge_pairs(&active, &cfg, &table) {
         if known.contains(&(p.old.id, p.new.id)) || has_verdict(svc, p.old, p.new).await? {
             continue;
@@ -225,7 +224,7 @@ async fn recall_at(
         .filter(|n| n.state == NodeState::Active && n.validity.holds_at(n.observed_at, at.valid))
         .collect();
     let cfg = svc.detector.config();
-    let table = credibility_table(store).await?;
+    let table = svc.detector.credibility(store).await?;
     for p in judge_pairs(&active, &cfg, &table) {
         // A pair a conflict already stood for by then was decided or queued: not news.
         if existing.contains(&(p.old.id, p.new.id)) {

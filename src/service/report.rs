@@ -17,10 +17,11 @@ use crate::domain::report as grade;
 use crate::domain::time;
 use crate::domain::valid_time::PointInTime;
 use crate::domain::validate::{Errors, FieldError};
-use crate::service::detect::{Probe, credibility_table, recommend_for};
+use crate::service::detect::{Probe, recommend_for};
+use crate::service::finding::Credibility;
 use crate::service::nodes::memories_at;
 use crate::service::{Result, Services};
-use crate::store::{NodeQuery, SourceStats, Store, StoreResult, StoredReport};
+use crate::store::{NodeQuery, Store, StoreResult, StoredReport};
 
 /// What to report on.
 pub struct TopicCheck {
@@ -183,7 +184,7 @@ pub(crate) struct PairConflict<'a> {
 pub(crate) fn judge_pairs<'a>(
     nodes: &[&'a Node],
     cfg: &DetectConfig,
-    table: &[SourceStats],
+    table: &Credibility,
 ) -> Vec<PairConflict<'a>> {
     let mut sorted = nodes.to_vec();
     sorted.sort_by_key(|n| (n.observed_at, n.id));
@@ -235,7 +236,7 @@ pub async fn check_topic(svc: &Services, caller: &Caller, check: TopicCheck) -> 
         sensitivity: check.sensitivity,
         ..base
     };
-    let table = credibility_table(store).await?;
+    let table = svc.detector.credibility(store).await?;
     let refs: Vec<&Node> = nodes.iter().collect();
     let conflicts: Vec<ReportConflict> = judge_pairs(&refs, &cfg, &table)
         .into_iter()

@@ -22,6 +22,7 @@ crate::on_both_databases!(
     the_policies_in_force_are_listed_in_file_order,
     without_a_policy_file_nothing_is_automatic,
     a_rumour_does_not_replace_a_signed_fact_and_an_instruction_is_never_applied,
+    a_trust_table_starts_sources_where_it_says_and_rules_read_it,
 );
 
 const RULES: &str = r#"
@@ -525,4 +526,73 @@ min_evidence = 0.5
             && held.contains("instruction to the store"),
         "{held}"
     );
+}
+
+/// The policy file's `[trust]` table: a source starts at the trust of its most specific
+/// pattern, rules read it (`min_trust`), and `GET /sources` shows it beside the credibility
+/// its verdicts moved from there.
+async fn a_trust_table_starts_sources_where_it_says_and_rules_read_it(app: TestApp) {
+    // Arrange
+    let rules = r#"
+[trust]
+"signed:*" = 0.9
+anonymous = 0.2
+
+[[rules]]
+name = "trusted-update-wins"
+action = "new_is_current"
+[rules.match.new]
+min_trust = 0.6
+"#;
+    let app = with_rules(&app, rules, false);
+    let dose = |body: &str, source: &str| json!({"title": "Dose", "body": body, "source": source});
+    let stored = app
+        .post("/nodes", dose("The dose is 5 mg daily.", "web:forum"))
+        .await;
+    stored.assert_status(StatusCode::CREATED);
+
+    // Act
+    let from_anonymous = app
+        .post("/nodes", dose("The dose is 50 mg daily.", "anonymous"))
+        .await;
+    let from_signed = app
+        .post(
+            "/nodes",
+            dose("The dose is 10 mg daily.", "signed:pharmacy"),
+        )
+        .await;
+    let sources = app.get("/sources").await;
+
+    // Assert: the anonymous change waits; the signed one won against the stored dose.
+    let hit = only_hit(&from_anonymous);
+    assert!(hit.get("resolved_by").is_none(), "{}", from_anonymous.text);
+    let against_stored = from_signed.json()["conflicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["old_node_id"] == stored.json()["node"]["id"])
+        .cloned()
+        .unwrap_or_else(|| panic!("{}", from_signed.text));
+    assert_eq!(against_stored["resolved_by"], "policy:trusted-update-wins");
+    let why = history(&app, &against_stored).await[1]["note"].clone();
+    assert!(
+        why.as_str().unwrap().contains("new trust 0.90 ≥ 0.6"),
+        "{why}"
+    );
+    let items = sources.json()["items"].as_array().unwrap().clone();
+    let of = |name: &str| {
+        items
+            .iter()
+            .find(|s| s["source"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name}: {items:?}"))
+    };
+    let signed = of("signed:pharmacy");
+    assert_eq!(signed["trust"], 0.9);
+    assert!(signed["credibility"].as_f64().unwrap() > 0.9, "{signed}");
+    assert_eq!(of("anonymous")["trust"], 0.2);
+    assert!(of("anonymous")["credibility"].as_f64().unwrap() <= 0.2);
+    let forum = of("web:forum");
+    assert!(forum.get("trust").is_none(), "no pattern names it: {forum}");
+    assert_eq!(forum["credibility"], 0.4, "neutral, then contradicted once");
 }

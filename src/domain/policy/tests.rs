@@ -289,6 +289,7 @@ fn the_first_matching_rule_wins_and_says_why() {
                 ..rule(Strategy::KeepBoth, Match::default())
             },
         ],
+        trust: Vec::new(),
     };
     let case = Case::default();
     let Some(Outcome::Fires(r, why)) = first_match(&set, &case.facts()) else {
@@ -310,6 +311,7 @@ fn value_layer_conflicts_match_no_rule() {
             match_all: true,
             ..rule(Strategy::NewIsCurrent, Match::default())
         }],
+        trust: Vec::new(),
     };
     assert!(matches!(
         first_match(&set, &Case::default().facts()),
@@ -343,14 +345,14 @@ fn evidence_bounds_hold_on_the_side_they_name() {
     let min_new = || Match {
         new: Some(SideMatch {
             min_evidence: Some(0.5),
-            max_evidence: None,
+            ..SideMatch::default()
         }),
         ..Match::default()
     };
     let max_old = || Match {
         old: Some(SideMatch {
-            min_evidence: None,
             max_evidence: Some(0.5),
+            ..SideMatch::default()
         }),
         ..Match::default()
     };
@@ -388,6 +390,7 @@ fn instruction_shaped_new_text_is_never_applied_by_a_rule() {
             match_all: true,
             ..rule(action, Match::default())
         }],
+        trust: Vec::new(),
     };
     let injected = Case {
         new_injection: true,
@@ -591,5 +594,63 @@ fn malformed_files_are_refused() {
             e.rule.is_none() && e.to_string().contains(expected),
             "{text:?}: {e}"
         );
+    }
+}
+
+#[test]
+fn trust_bounds_read_the_sides_credibility() {
+    let anonymous_new = Case {
+        new_credibility: Some(0.2),
+        old_credibility: Some(0.9),
+        ..Case::default()
+    };
+    let when = |min| Match {
+        new: Some(SideMatch {
+            min_trust: Some(min),
+            ..SideMatch::default()
+        }),
+        ..Match::default()
+    };
+    assert!(!matches(when(0.5), &anonymous_new));
+    assert!(matches(when(0.2), &anonymous_new));
+    assert!(
+        matches(when(0.5), &Case::default()),
+        "an unknown source counts as 0.5"
+    );
+}
+
+#[test]
+fn a_trust_table_gives_sources_a_starting_trust() {
+    let file = r#"
+[trust]
+"signed:*" = 0.9
+"signed:draft-bot" = 0.4
+"user:*" = 0.7
+"*" = 0.45
+anonymous = 0.2
+"#;
+    let set = RuleSet::parse(file, Format::Toml).unwrap();
+    assert!(set.rules.is_empty());
+    assert_eq!(set.trust_of("signed:dr-lee"), Some(0.9));
+    assert_eq!(
+        set.trust_of("signed:draft-bot"),
+        Some(0.4),
+        "exact beats prefix"
+    );
+    assert_eq!(set.trust_of("anonymous"), Some(0.2));
+    assert_eq!(
+        set.trust_of("web:forum"),
+        Some(0.45),
+        "`*` holds every source"
+    );
+    let without_catch_all = RuleSet::parse(&file.replace("\"*\" = 0.45\n", ""), Format::Toml);
+    assert_eq!(without_catch_all.unwrap().trust_of("web:forum"), None);
+    for (bad, field) in [
+        ("\"sig*ned\" = 0.5", "trust.sig*ned"),
+        ("anonymous = 1.5", "trust.anonymous"),
+        ("anonymous = \"low\"", "trust.anonymous"),
+    ] {
+        let e = RuleSet::parse(&format!("[trust]\n{bad}\n"), Format::Toml).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some(field), "{bad}: {e}");
     }
 }
