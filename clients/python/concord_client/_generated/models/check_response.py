@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+from typing_extensions import Self
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.conflict_hit_dto import ConflictHitDto
+
+
+T = TypeVar("T", bound="CheckResponse")
+
+
+@_attrs_define
+class CheckResponse:
+    """What a stored node contradicts now.
+
+    Attributes:
+        node_id (UUID):
+        conflicts (list[ConflictHitDto] | None | Unset): Contradictions found (not queued: a check writes nothing);
+            absent when none.
+    """
+
+    node_id: UUID
+    conflicts: list[ConflictHitDto] | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        node_id = str(self.node_id)
+
+        conflicts: list[dict[str, Any]] | None | Unset
+        if isinstance(self.conflicts, Unset):
+            conflicts = UNSET
+        elif isinstance(self.conflicts, list):
+            conflicts = []
+            for conflicts_type_0_item_data in self.conflicts:
+                conflicts_type_0_item = conflicts_type_0_item_data.to_dict()
+                conflicts.append(conflicts_type_0_item)
+
+        else:
+            conflicts = self.conflicts
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "node_id": node_id,
+            }
+        )
+        if conflicts is not UNSET:
+            field_dict["conflicts"] = conflicts
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.conflict_hit_dto import ConflictHitDto
+
+        d = dict(src_dict)
+        node_id = UUID(d.pop("node_id"))
+
+        def _parse_conflicts(data: object) -> list[ConflictHitDto] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                conflicts_type_0 = []
+                _conflicts_type_0 = data
+                for conflicts_type_0_item_data in _conflicts_type_0:
+                    conflicts_type_0_item = ConflictHitDto.from_dict(conflicts_type_0_item_data)
+
+                    conflicts_type_0.append(conflicts_type_0_item)
+
+                return conflicts_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[ConflictHitDto] | None | Unset, data)
+
+        conflicts = _parse_conflicts(d.pop("conflicts", UNSET))
+
+        check_response = cls(
+            node_id=node_id,
+            conflicts=conflicts,
+        )
+
+        check_response.additional_properties = d
+        return check_response
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

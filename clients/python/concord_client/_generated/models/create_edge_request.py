@@ -1,0 +1,157 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from dateutil.parser import isoparse
+from typing_extensions import Self
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="CreateEdgeRequest")
+
+
+@_attrs_define
+class CreateEdgeRequest:
+    """An edge to create.
+
+    Attributes:
+        kind (str): `[a-z_]{1,40}`, e.g. `depends_on`.
+        source_id (UUID): The node the edge starts at (must exist).
+        target_id (UUID): The node the edge points to (must exist, and differ from `source_id`: an edge from a
+            node to itself is 422).
+        confidence (float | None | Unset): 0..1, default 1.0.
+        neural_weight (float | None | Unset): 0..1, default 0.5.
+        strength (float | None | Unset): 0..1, default 0.5.
+        valid_from (datetime.datetime | None | Unset): RFC 3339, UTC once its offset is applied between years 0000 and
+            9999; default now.
+    """
+
+    kind: str
+    source_id: UUID
+    target_id: UUID
+    confidence: float | None | Unset = UNSET
+    neural_weight: float | None | Unset = UNSET
+    strength: float | None | Unset = UNSET
+    valid_from: datetime.datetime | None | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        kind = self.kind
+
+        source_id = str(self.source_id)
+
+        target_id = str(self.target_id)
+
+        confidence: float | None | Unset
+        if isinstance(self.confidence, Unset):
+            confidence = UNSET
+        else:
+            confidence = self.confidence
+
+        neural_weight: float | None | Unset
+        if isinstance(self.neural_weight, Unset):
+            neural_weight = UNSET
+        else:
+            neural_weight = self.neural_weight
+
+        strength: float | None | Unset
+        if isinstance(self.strength, Unset):
+            strength = UNSET
+        else:
+            strength = self.strength
+
+        valid_from: None | str | Unset
+        if isinstance(self.valid_from, Unset):
+            valid_from = UNSET
+        elif isinstance(self.valid_from, datetime.datetime):
+            valid_from = self.valid_from.isoformat()
+        else:
+            valid_from = self.valid_from
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "kind": kind,
+                "source_id": source_id,
+                "target_id": target_id,
+            }
+        )
+        if confidence is not UNSET:
+            field_dict["confidence"] = confidence
+        if neural_weight is not UNSET:
+            field_dict["neural_weight"] = neural_weight
+        if strength is not UNSET:
+            field_dict["strength"] = strength
+        if valid_from is not UNSET:
+            field_dict["valid_from"] = valid_from
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        kind = d.pop("kind")
+
+        source_id = UUID(d.pop("source_id"))
+
+        target_id = UUID(d.pop("target_id"))
+
+        def _parse_confidence(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        confidence = _parse_confidence(d.pop("confidence", UNSET))
+
+        def _parse_neural_weight(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        neural_weight = _parse_neural_weight(d.pop("neural_weight", UNSET))
+
+        def _parse_strength(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        strength = _parse_strength(d.pop("strength", UNSET))
+
+        def _parse_valid_from(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                valid_from_type_0 = isoparse(data)
+
+                return valid_from_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        valid_from = _parse_valid_from(d.pop("valid_from", UNSET))
+
+        create_edge_request = cls(
+            kind=kind,
+            source_id=source_id,
+            target_id=target_id,
+            confidence=confidence,
+            neural_weight=neural_weight,
+            strength=strength,
+            valid_from=valid_from,
+        )
+
+        return create_edge_request
