@@ -223,17 +223,20 @@ pub(crate) use in_scopes;
 
 /// The scope filter of a conflict row `$c`: every scope its memories had is in the caller's
 /// scopes (`$param`, as for [`in_scopes`]). `conflict_queue.scopes` is kept by the database
-/// (migration 0018).
+/// (migration 0018); a conflict without scopes (none is written so) is shown to callers of
+/// every scope only.
 macro_rules! conflict_in_scopes {
     ($c:literal, $param:literal) => {
         concat!(
             "(",
             $param,
-            " is null or concord_in_scopes(coalesce(",
+            " is null or (",
             $c,
-            ".scopes, ''), ",
+            ".scopes is not null and concord_in_scopes(",
+            $c,
+            ".scopes, ",
             $param,
-            "))"
+            ")))"
         )
     };
 }
