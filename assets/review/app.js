@@ -540,8 +540,16 @@
   function credibilityText(source) {
     if (!source) return 'no source recorded';
     const s = state.credibility.get(source);
+    const start = s && s.trust !== undefined ? `, trusted from ${s.trust.toFixed(2)}` : '';
     if (!s) return 'no verdicts yet (0.50)';
-    return `${s.credibility.toFixed(2)} (upheld ${s.upheld}, contradicted ${s.contradicted})`;
+    return `${s.credibility.toFixed(2)} (upheld ${s.upheld}, contradicted ${s.contradicted}${start})`;
+  }
+
+  // What a memory's own words and source say of it (GET /nodes: `evidence`).
+  function evidenceText(e) {
+    if (!e) return '—';
+    const why = e.reasons.length ? e.reasons.join('; ') : 'no cue either way';
+    return `${e.strength.toFixed(2)} (${why})${e.injection ? ': reads as an instruction to the store' : ''}`;
   }
 
   function facts(rows) {
@@ -578,6 +586,7 @@
         ['Title', node.title],
         ['Source', node.source || '—'],
         ['Credibility', credibilityText(node.source)],
+        ['Evidence strength', evidenceText(node.evidence)],
         ['Confidence', node.confidence.toFixed(2)],
         ['Observed', when(node.observed_at)],
         ['Labels', labelsView(node.labels, (side === 'old' ? c.new_node : c.old_node)?.labels, side)],

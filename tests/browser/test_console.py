@@ -130,6 +130,8 @@ def test_a_conflict_shows_both_full_bodies_marks_the_difference_and_the_context(
     expect(new_side).to_contain_text("0.90")
     expect(old_side).to_contain_text("2026-03-02 09:15:00 UTC")
     expect(old_side.locator(".facts")).to_contain_text("Credibility")
+    expect(old_side.locator(".facts")).to_contain_text("Evidence strength")
+    expect(old_side.locator(".facts")).to_contain_text("0.50 (no cue either way)")
     expect(old_side.locator(".facts")).to_contain_text("fact")
     expect(old_side.locator(".facts")).to_contain_text("active")
     expect(new_side.locator(".facts")).to_contain_text("cache")
