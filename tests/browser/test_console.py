@@ -23,6 +23,9 @@ LONG_INTRO = " ".join(
 def goto_queue(page, base, label, extra=""):
     page.goto(f"{base}/review?label={label}{extra}")
     expect(page.locator("#live")).to_have_text(re.compile("Live updates (on|reconnected)"))
+    # The first page of the queue is in: a filter applied before it could race the page's
+    # own first load.
+    expect(page.locator("#queue-summary")).to_have_text(re.compile("match|shown"))
 
 
 def item(page, title):
