@@ -106,7 +106,6 @@ mod tests {
             observed_at: at,
             created_at: at,
             embedding: None,
-            provenance: None,
             changed_by: None,
             changed_key: None,
         }

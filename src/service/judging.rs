@@ -213,7 +213,6 @@ mod tests {
                 has_embedding: false,
                 validity: Default::default(),
                 conflict_ids: Vec::new(),
-                provenance: None,
             },
             embedding: None,
             remembered: false,

@@ -26,7 +26,6 @@ mod mcp_sessions;
 mod nodes;
 mod policies;
 mod properties;
-mod provenance;
 mod races;
 mod recall;
 mod reports;

@@ -26,7 +26,6 @@ fn image(id: Uuid, body: &str) -> NodeImage {
         search_tokens: "quota".into(),
         valid_until: None,
         corrected: false,
-        provenance: None,
     }
 }
 
