@@ -22,7 +22,8 @@ use crate::service::nodes::{Hit, KnownQuery, NodeQuery, WriteOptions};
 use crate::service::{nodes, replies, scopes};
 use crate::state::AppState;
 use crate::wire::dto::{
-    ConflictHitDto, NodeDto, NodeRestatedResponse, NodeStateDto, NodeWriteResponse, present,
+    ConflictHitDto, NodeDto, NodeRestatedResponse, NodeStateDto, NodeWriteResponse, ProvenanceDto,
+    present,
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -74,6 +75,9 @@ pub struct CreateNodeRequest {
     #[serde(default)]
     #[schema(min_items = 1, max_items = 8192)]
     pub embedding: Option<Vec<f64>>,
+    /// How the memory was obtained; its evidence strength reads it.
+    #[serde(default)]
+    pub provenance: Option<ProvenanceDto>,
 }
 
 /// Detection options of a write or a check.
@@ -166,6 +170,7 @@ impl CreateNodeRequest {
             state: self.state.map(state_str),
             observed_at: self.observed_at,
             embedding: self.embedding,
+            provenance: self.provenance.map(ProvenanceDto::into_domain),
         }
     }
 }

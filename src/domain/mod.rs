@@ -16,6 +16,7 @@ pub mod node;
 pub mod plan;
 pub mod policy;
 pub mod pre_image;
+pub mod provenance;
 pub mod recommend;
 pub mod report;
 pub mod resolution;

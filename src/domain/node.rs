@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use uuid::Uuid;
 
+use super::provenance::Provenance;
 use super::time::{self, Timestamp};
 use super::valid_time::Validity;
 use super::validate::{Errors, FieldError, NUL_DETAIL, check_text, has_nul, is_slug};
@@ -74,6 +75,8 @@ pub struct Node {
     pub validity: Validity,
     /// Pending conflicts that involve this node (filled by reads that are conflict-aware).
     pub conflict_ids: Vec<Uuid>,
+    /// How it was obtained, as its writer declared (contract section 14).
+    pub provenance: Option<Provenance>,
 }
 
 /// Raw, unvalidated fields of a node as a client sent them.
@@ -89,6 +92,7 @@ pub struct NodeInput {
     pub state: Option<String>,
     pub observed_at: Option<String>,
     pub embedding: Option<Vec<f64>>,
+    pub provenance: Option<Provenance>,
 }
 
 /// A validated node that is not stored yet.
@@ -106,6 +110,7 @@ pub struct NewNode {
     pub observed_at: Timestamp,
     pub created_at: Timestamp,
     pub embedding: Option<Vec<f32>>,
+    pub provenance: Option<Provenance>,
     /// Who writes it (an API key's name, `mcp:<client>`): what its first version records.
     pub changed_by: Option<String>,
     /// The name of the key that writes it (null without keys): its first version's `key`.
@@ -137,6 +142,7 @@ impl NewNode {
             None => now,
         };
         let embedding = input.embedding.map(|e| parse_embedding(&e, &mut errors));
+        let provenance = (input.provenance).and_then(|p| Provenance::parse(p, &mut errors));
         errors.finish(Self {
             id: Uuid::now_v7(),
             title,
@@ -150,6 +156,7 @@ impl NewNode {
             observed_at,
             created_at: now,
             embedding,
+            provenance,
             changed_by: None,
             changed_key: None,
         })
@@ -173,6 +180,7 @@ impl NewNode {
             has_embedding: self.embedding.is_some(),
             validity: Validity::default(),
             conflict_ids: Vec::new(),
+            provenance: self.provenance.clone(),
         }
     }
 }

@@ -371,6 +371,7 @@ fn node_from_content(old: &Node, content: Option<&str>, now: Timestamp) -> NewNo
         observed_at: now,
         created_at: now,
         embedding: None,
+        provenance: None,
         // The resolution's change context says who made it.
         changed_by: None,
         changed_key: None,

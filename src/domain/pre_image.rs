@@ -12,6 +12,7 @@ use super::conflict::{Action, Detection, Recommendation, hex};
 use super::contradiction::index_tokens;
 use super::node::{NewNode, embedding_to_bytes};
 use super::plan::Step;
+use super::provenance::Provenance;
 use super::resolution::Resolution;
 use super::time::Timestamp;
 
@@ -73,6 +74,9 @@ pub struct NodeImage {
     pub valid_until: Option<Timestamp>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub corrected: bool,
+    /// Absent from images taken before it existed, and from memories written without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
 }
 
 impl NodeImage {
@@ -123,6 +127,7 @@ impl NodeImage {
                 .map(|e| hex(&embedding_to_bytes(e))),
             embedding_dim: node.embedding.as_ref().map(|e| e.len() as i32),
             search_tokens: index_tokens(&node.title, &node.body).join(" "),
+            provenance: node.provenance.clone(),
             valid_until: None,
             corrected: false,
         }

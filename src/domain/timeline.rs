@@ -106,6 +106,7 @@ mod tests {
             observed_at: at,
             created_at: at,
             embedding: None,
+            provenance: None,
             changed_by: None,
             changed_key: None,
         }

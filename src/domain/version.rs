@@ -223,6 +223,9 @@ impl NodeVersion {
             has_embedding,
             validity: s.validity(),
             conflict_ids: Vec::new(),
+            // Provenance is written once with the memory and not versioned: the reader that
+            // has the live node takes it from there.
+            provenance: None,
         }
     }
 }

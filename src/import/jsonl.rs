@@ -1,6 +1,6 @@
 //! JSON lines in concord's own node shape: each line is the body of a `POST /nodes` (`title`
 //! required; `body`, `memory_type`, `labels`, `scope`, `source`, `confidence`, `state`,
-//! `observed_at`, `embedding` optional). A node as concord returns it (`GET /nodes` items)
+//! `observed_at`, `embedding`, `provenance` optional). A node as concord returns it (`GET /nodes` items)
 //! reads too: the fields only the service sets (`id`, `created_at`, …) are passed over.
 //! Blank lines are no memories; any other field is an error, as it is for `POST /nodes`.
 
@@ -10,9 +10,10 @@ use serde::Deserialize;
 
 use super::lines::Lines;
 use super::{Location, Options, Parsed, Record, error, finish};
+use crate::domain::provenance::Provenance;
 
 /// Fields of a returned node that a write does not take.
-const READ_ONLY: [&str; 9] = [
+const READ_ONLY: [&str; 8] = [
     "id",
     "created_at",
     "updated_at",
@@ -21,7 +22,6 @@ const READ_ONLY: [&str; 9] = [
     "corrected",
     "conflict_ids",
     "evidence",
-    "provenance",
 ];
 
 #[derive(Deserialize)]
@@ -46,6 +46,8 @@ struct Wire {
     observed_at: Option<String>,
     #[serde(default)]
     embedding: Option<Vec<f64>>,
+    #[serde(default)]
+    provenance: Option<Provenance>,
 }
 
 /// The memories of a JSON-lines input named `file`.
@@ -99,6 +101,7 @@ pub fn parse_line(at: Location, line: &str, opts: &Options) -> Parsed {
         state: wire.state,
         observed_at: wire.observed_at,
         embedding: wire.embedding,
+        provenance: wire.provenance,
     };
     finish(at, record, opts)
 }

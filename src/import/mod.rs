@@ -12,6 +12,7 @@ pub mod markdown;
 pub mod mem0;
 pub mod text;
 
+use crate::domain::provenance::Provenance;
 use std::fmt;
 
 use serde::Serialize;
@@ -66,6 +67,8 @@ pub struct Record {
     pub observed_at: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub embedding: Option<Vec<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
 }
 
 impl Record {
@@ -82,6 +85,7 @@ impl Record {
             state: self.state.clone(),
             observed_at: self.observed_at.clone(),
             embedding: self.embedding.clone(),
+            provenance: self.provenance.clone(),
         }
     }
 }

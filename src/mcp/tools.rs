@@ -14,6 +14,7 @@ use crate::domain::FieldError;
 use crate::domain::contradiction::Sensitivity;
 use crate::domain::cursor::{self, Cursor};
 use crate::domain::node::NodeInput;
+use crate::domain::provenance::Provenance;
 use crate::service::conflicts::{self, ListConflicts, ResolveConflict};
 use crate::service::nodes::{self, Remembered, WriteOptions};
 use crate::service::recall::{self, RecallQuery};
@@ -69,6 +70,21 @@ pub struct RememberArgs {
     pub confidence: Option<f64>,
     /// When the fact was observed, RFC 3339 (default: now).
     pub observed_at: Option<String>,
+    /// How you obtained it: `method` (`observed`, `told_by_user`, `read_from_document`,
+    /// `inferred`, `hearsay`, `scanned`, `web`) and whether you `verified` it. Weak
+    /// provenance keeps a fact from replacing a stronger one under the server's policies.
+    pub provenance: Option<ProvenanceArgs>,
+}
+
+/// How a fact was obtained (`remember`'s `provenance`).
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProvenanceArgs {
+    /// `observed`, `told_by_user`, `read_from_document`, `inferred`, `hearsay`, `scanned` or
+    /// `web`.
+    pub method: Option<String>,
+    /// Whether you checked it (a signature, a second source).
+    pub verified: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -306,6 +322,10 @@ impl Concord {
             state: None,
             observed_at: a.observed_at,
             embedding: None,
+            provenance: a.provenance.map(|p| Provenance {
+                method: p.method,
+                verified: p.verified,
+            }),
         };
         let by = Some(client_name(&ctx));
         let options = WriteOptions::default();

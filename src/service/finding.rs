@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use crate::domain::credibility;
 use crate::domain::policy::{Trust, trust_of};
+use crate::domain::provenance::Provenance;
 use crate::store::SourceStats;
 
 /// The new side of a check: a node about to be written, or one already stored.
@@ -26,6 +27,8 @@ pub struct Probe<'a> {
     pub observed_at: Timestamp,
     pub source: Option<&'a str>,
     pub embedding: Option<&'a [f32]>,
+    /// What the writer declared of its origin (policies read its evidence).
+    pub provenance: Option<&'a Provenance>,
 }
 
 impl<'a> Probe<'a> {
@@ -52,6 +55,7 @@ impl<'a> Probe<'a> {
             observed_at: n.observed_at,
             source: n.source.as_deref(),
             embedding: n.embedding.as_deref(),
+            provenance: n.provenance.as_ref(),
         }
     }
 
@@ -67,6 +71,7 @@ impl<'a> Probe<'a> {
             observed_at: n.observed_at,
             source: n.source.as_deref(),
             embedding,
+            provenance: n.provenance.as_ref(),
         }
     }
 }

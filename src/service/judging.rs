@@ -213,6 +213,7 @@ mod tests {
                 has_embedding: false,
                 validity: Default::default(),
                 conflict_ids: Vec::new(),
+                provenance: None,
             },
             embedding: None,
             remembered: false,

@@ -309,13 +309,16 @@ pub async fn get_at(svc: &Services, caller: &Caller, id: Uuid, at: PointInTime) 
     let v = version::known_at(&versions, at.known)
         .filter(|v| v.standing.holds_at(at.valid))
         .ok_or(Error::NotFound("node"))?;
-    // Embeddings are not versioned: whether one is stored is read from the live node.
-    let has_embedding = match svc.store.get_node(id).await {
-        Ok(n) => n.has_embedding,
-        Err(StoreError::NotFound(_)) => false,
+    // Embeddings and provenance are not versioned: they are read from the live node.
+    let live = match svc.store.get_node(id).await {
+        Ok(n) => Some(n),
+        Err(StoreError::NotFound(_)) => None,
         Err(e) => return Err(e.into()),
     };
-    Ok(v.to_node(versions[0].recorded_at, has_embedding))
+    let has_embedding = live.as_ref().is_some_and(|n| n.has_embedding);
+    let mut node = v.to_node(versions[0].recorded_at, has_embedding);
+    node.provenance = live.and_then(|n| n.provenance);
+    Ok(node)
 }
 
 /// Up to `limit` memories whose words at `at` contain every one of `tokens` and that carry one

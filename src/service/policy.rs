@@ -52,8 +52,10 @@ impl Policies {
         if self.rules.rules.is_empty() {
             return None;
         }
-        let old_evidence = evidence::assess(&old.title, &old.body, old.source.as_deref());
-        let new_evidence = evidence::assess(new.title, new.body, new.source);
+        let old_evidence = evidence::assess(&old.title, &old.body, old.source.as_deref())
+            .with_provenance(old.provenance.as_ref());
+        let new_evidence =
+            evidence::assess(new.title, new.body, new.source).with_provenance(new.provenance);
         let facts = Facts {
             conflict_type,
             probability,

@@ -119,6 +119,7 @@ async fn queue_in(
             observed_at: now,
             source: None,
             embedding: None,
+            provenance: None,
         },
     };
     let table = svc.detector.credibility(store).await?;

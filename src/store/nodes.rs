@@ -12,6 +12,7 @@ use super::sql::{in_scopes, node_columns, one_scope};
 use crate::domain::FieldError;
 use crate::domain::cursor::{Cursor, Page};
 use crate::domain::node::{self as dn, NewNode, Node};
+use crate::domain::provenance::Provenance;
 use crate::domain::time;
 use crate::store::*;
 
@@ -79,15 +80,15 @@ macro_rules! insert_node {
     () => {
         "insert into nodes (node_id, title, body, memory_type, labels, scope, source, \
          confidence, state, observed_at, created_at, updated_at, embedding, embedding_dim, \
-         search_tokens, changed_by, changed_key, changed_in) \
+         search_tokens, changed_by, changed_key, changed_in, provenance) \
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14, $15, $16, \
-         $17)"
+         $17, $18)"
     };
 }
 pub(crate) use insert_node;
 
 /// The parameters of [`insert_node!`], all bound by [`bind_insert`].
-pub(crate) const INSERT_NODE_PARAMS: usize = 17;
+pub(crate) const INSERT_NODE_PARAMS: usize = 18;
 
 const INSERT_NODE: &str = insert_node!();
 
@@ -115,6 +116,7 @@ pub(crate) fn bind_insert<B: Backend>(
         .arg(change.by.clone())
         .arg(change.key.clone())
         .arg(change.conflict.map(Id))
+        .arg(node.provenance.as_ref().map(Provenance::to_json))
 }
 
 /// Two first embeddings of different sizes must not both pass: the backend makes the check and

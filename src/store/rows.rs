@@ -32,6 +32,7 @@ use crate::domain::pre_image::{
     ConflictBefore, ConflictImage, ConflictRefs, EdgeImage, HistoryImage, NodeImage, PreImage,
     SourceRow,
 };
+use crate::domain::provenance::Provenance;
 use crate::domain::time;
 use crate::domain::valid_time::Validity;
 use crate::domain::version::{Replaced, Standing, VersionKind, VersionRow};
@@ -62,6 +63,10 @@ pub fn node<D: Sql>(row: &D::Row, prefix: &'static str) -> StoreResult<Option<No
             corrected: c.get("corrected")?,
         },
         conflict_ids: Vec::new(),
+        provenance: c
+            .get::<Option<String>>("provenance")?
+            .as_deref()
+            .and_then(Provenance::from_json),
     }))
 }
 
@@ -143,6 +148,7 @@ pub fn node_image<D: Sql>(row: &D::Row) -> StoreResult<Option<NodeImage>> {
         search_tokens: c.get("search_tokens")?,
         valid_until: n.validity.valid_until,
         corrected: n.validity.corrected,
+        provenance: n.provenance,
     }))
 }
 

@@ -64,7 +64,11 @@ macro_rules! node_columns {
             $t,
             ".corrected as ",
             $p,
-            "corrected"
+            "corrected, ",
+            $t,
+            ".provenance as ",
+            $p,
+            "provenance"
         )
     };
 }
@@ -175,7 +179,7 @@ macro_rules! list_known {
                case when s.node_id is null then n.valid_until else s.prev_valid_until end \
                    as valid_until, \
                case when s.node_id is null then n.corrected else s.prev_corrected end \
-                   as corrected \
+                   as corrected, n.provenance as provenance \
              from node_versions f \
              join node_versions v on v.node_id = f.node_id and v.version = \
                  (select x.version from node_versions x where x.node_id = f.node_id \

@@ -13,6 +13,7 @@ use crate::domain::evidence::{self, Evidence};
 use crate::domain::history::HistoryEntry;
 use crate::domain::node::{Node, NodeState};
 use crate::domain::policy::PolicyMark;
+use crate::domain::provenance::Provenance;
 use crate::domain::resolution::Resolution;
 use crate::domain::revert::{Obstacle, Reverted};
 use crate::domain::time;
@@ -76,8 +77,42 @@ pub struct NodeDto {
     /// Pending conflicts of this node; present only when it has any (node reads only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflict_ids: Option<Vec<Uuid>>,
-    /// How well the memory's own words and source support it.
+    /// How well the memory's own words, source and provenance support it.
     pub evidence: EvidenceDto,
+    /// How it was obtained, as its writer declared; absent when not declared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<ProvenanceDto>,
+}
+
+/// How a memory was obtained, as its writer declares it (contract section 14). Written with
+/// the memory and never changed; its evidence strength reads it: `hearsay`, `inferred`,
+/// `scanned` and `web` count as weak evidence, `verified: true` as strong.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProvenanceDto {
+    /// `observed`, `told_by_user`, `read_from_document`, `inferred`, `hearsay`, `scanned` or
+    /// `web`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// Whether the writer checked it (a signature, a second source).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified: Option<bool>,
+}
+
+impl ProvenanceDto {
+    pub fn into_domain(self) -> Provenance {
+        Provenance {
+            method: self.method,
+            verified: self.verified,
+        }
+    }
+
+    pub fn from_domain(p: Provenance) -> Self {
+        Self {
+            method: p.method,
+            verified: p.verified,
+        }
+    }
 }
 
 /// Evidence strength, read from the memory's title, the first 2,000 characters of its body
@@ -109,9 +144,12 @@ impl From<Evidence> for EvidenceDto {
 
 impl NodeDto {
     pub fn from_domain(n: Node) -> Self {
-        let evidence = evidence::assess(&n.title, &n.body, n.source.as_deref()).into();
+        let evidence = evidence::assess(&n.title, &n.body, n.source.as_deref())
+            .with_provenance(n.provenance.as_ref())
+            .into();
         Self {
             evidence,
+            provenance: n.provenance.map(ProvenanceDto::from_domain),
             id: n.id,
             title: n.title,
             body: n.body,

@@ -26,6 +26,7 @@ mod mcp_sessions;
 mod nodes;
 mod policies;
 mod properties;
+mod provenance;
 mod races;
 mod recall;
 mod reports;

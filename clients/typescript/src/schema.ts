@@ -775,6 +775,7 @@ export interface components {
              * @description RFC 3339, UTC once its offset is applied between years 0000 and 9999; default: now.
              */
             observed_at?: string | null;
+            provenance?: components["schemas"]["ProvenanceDto"] | null;
             /**
              * @description The client's name for this node within the batch (1..200 characters, unique in the
              *     batch, not a UUID), for `edges` to point at; echoed in the reply.
@@ -1063,6 +1064,7 @@ export interface components {
              * @description RFC 3339, UTC once its offset is applied between years 0000 and 9999; default: now.
              */
             observed_at?: string | null;
+            provenance?: components["schemas"]["ProvenanceDto"] | null;
             /** @description Default `default`. Detection compares nodes of one scope only. 1..200 characters. */
             scope?: string | null;
             /** @description Up to 500 characters. */
@@ -1262,7 +1264,7 @@ export interface components {
             corrected: boolean;
             /** Format: date-time */
             created_at: string;
-            /** @description How well the memory's own words and source support it. */
+            /** @description How well the memory's own words, source and provenance support it. */
             evidence: components["schemas"]["EvidenceDto"];
             /** @description Whether an embedding is stored (embeddings are write-only). */
             has_embedding: boolean;
@@ -1280,6 +1282,7 @@ export interface components {
              * @description When the knowledge was observed (RFC 3339, UTC, milliseconds).
              */
             observed_at: string;
+            provenance?: components["schemas"]["ProvenanceDto"] | null;
             /** @description Detection compares nodes of the same scope only. */
             scope: string;
             /** @description Where the knowledge came from, e.g. `file:src/cache.rs:42`. */
@@ -1508,6 +1511,20 @@ export interface components {
             title: string;
             /** @description Stable problem type, e.g. `/problems/not-found`. */
             type: string;
+        };
+        /**
+         * @description How a memory was obtained, as its writer declares it (contract section 14). Written with
+         *     the memory and never changed; its evidence strength reads it: `hearsay`, `inferred`,
+         *     `scanned` and `web` count as weak evidence, `verified: true` as strong.
+         */
+        ProvenanceDto: {
+            /**
+             * @description `observed`, `told_by_user`, `read_from_document`, `inferred`, `hearsay`, `scanned` or
+             *     `web`.
+             */
+            method?: string | null;
+            /** @description Whether the writer checked it (a signature, a second source). */
+            verified?: boolean | null;
         };
         /** @description Memories that answer a query, and where they disagree. */
         Recall: {

@@ -19,6 +19,7 @@ fn node(body: &str, labels: &[&str], state: NodeState) -> Node {
         has_embedding: false,
         validity: Default::default(),
         conflict_ids: vec![],
+        provenance: None,
     }
 }
 

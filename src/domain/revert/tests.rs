@@ -26,6 +26,7 @@ fn image(id: Uuid, body: &str) -> NodeImage {
         search_tokens: "quota".into(),
         valid_until: None,
         corrected: false,
+        provenance: None,
     }
 }
 

@@ -158,10 +158,12 @@ mod tests {
         let sql = call_sql(&refs, true, true);
         assert!(sql.starts_with("begin immediate; insert into nodes"));
         assert!(sql.ends_with("; commit"));
-        assert_eq!(highest_param(&sql), 17 + 38 + 17);
+        let (node, conflict) = (INSERT_NODE_PARAMS, QUEUE_DETECTED_PARAMS);
+        assert_eq!(highest_param(&sql), node + (node + conflict) + node);
+        let third = 2 * node + conflict + 1;
         assert!(
-            sql.contains("values ($56, $57,"),
-            "the third write starts at $56"
+            sql.contains(&format!("values (${third}, ${},", third + 1)),
+            "the third write starts at ${third}"
         );
         let middle = call_sql(&refs[..1], false, false);
         assert!(middle.starts_with("insert into nodes") && !middle.contains("commit"));

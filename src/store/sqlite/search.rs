@@ -7,6 +7,7 @@ use sqlx::{Row, Sqlite, SqliteConnection, SqlitePool};
 
 use super::functions::{self, Packed};
 use crate::domain::node::{Node, embedding_from_bytes};
+use crate::domain::provenance::Provenance;
 use crate::domain::retrieval::{INDEX_HITS_PER_CANDIDATE, RANKING_BUDGET};
 use crate::domain::time;
 use crate::store::Failure;
@@ -65,7 +66,7 @@ macro_rules! candidates_of_hits {
         concat!(
             "select concord_rows(node_id, title, body, memory_type, labels, scope, source, \
              confidence, state, observed_at, created_at, updated_at, has_embedding, embedding, \
-             hit, remembered) from (select ",
+             hit, remembered, provenance) from (select ",
             node_columns!("n", ""),
             ", n.embedding, h.key as hit, ",
             remembered!(),
@@ -143,7 +144,7 @@ fn unpack_candidates(packed: &[u8]) -> StoreResult<Vec<(i64, Candidate)>> {
 }
 
 /// The columns of one candidate, as [`candidates_of_hits`] packs them.
-const CANDIDATE_COLUMNS: usize = 16;
+const CANDIDATE_COLUMNS: usize = 17;
 
 /// One candidate from its packed columns, and its place among the hits.
 fn candidate(v: &[Packed]) -> StoreResult<(i64, Candidate)> {
@@ -190,6 +191,10 @@ fn candidate(v: &[Packed]) -> StoreResult<(i64, Candidate)> {
         // Candidates are active memories, which valid time has not ended.
         validity: Default::default(),
         conflict_ids: Vec::new(),
+        provenance: match v[16] {
+            Packed::Text(p) => Provenance::from_json(p),
+            _ => None,
+        },
     };
     let embedding = match v[13] {
         Packed::Null => None,

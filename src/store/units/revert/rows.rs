@@ -4,6 +4,7 @@ use sqlx::types::Json;
 use uuid::Uuid;
 
 use crate::domain::pre_image::{ConflictImage, EdgeImage, NodeImage, unhex};
+use crate::domain::provenance::Provenance;
 use crate::domain::revert::{Obstacle, SourceWrite};
 use crate::store::backend::{Backend, Conn, Id, QueryExt, Ts};
 use crate::store::nodes::Change;
@@ -24,14 +25,14 @@ fn embedding(node: &NodeImage) -> StoreResult<Option<Vec<u8>>> {
 /// context (what the version records) last.
 const INSERT_NODE: &str = "insert into nodes (node_id, title, body, memory_type, labels, scope, \
      source, confidence, state, observed_at, created_at, updated_at, embedding, embedding_dim, \
-     search_tokens, valid_until, corrected, changed_by, changed_in, changed_key) \
+     search_tokens, valid_until, corrected, changed_by, changed_in, changed_key, provenance) \
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
-     $19, $20)";
+     $19, $20, $21)";
 const RESTORE_NODE: &str = "update nodes set title = $2, body = $3, memory_type = $4, \
      labels = $5, scope = $6, source = $7, confidence = $8, state = $9, observed_at = $10, \
      created_at = $11, updated_at = $12, embedding = $13, embedding_dim = $14, \
      search_tokens = $15, valid_until = $16, corrected = $17, changed_by = $18, \
-     changed_in = $19, changed_key = $20 where node_id = $1";
+     changed_in = $19, changed_key = $20, provenance = $21 where node_id = $1";
 
 /// Re-creates a node a merge deleted, with its id, fields, timestamps and labels.
 pub async fn insert_node<B: Backend>(
@@ -78,6 +79,7 @@ async fn write_node<B: Backend>(
         .arg(change.by.clone())
         .arg(change.conflict.map(Id))
         .arg(change.key.clone())
+        .arg(n.provenance.as_ref().map(Provenance::to_json))
         .run(conn)
         .await?;
     Ok(())

@@ -45,6 +45,7 @@ from .policy_mark_dto import PolicyMarkDto
 from .policy_match_dto import PolicyMatchDto
 from .policy_rule_dto import PolicyRuleDto
 from .problem import Problem
+from .provenance_dto import ProvenanceDto
 from .recall import Recall
 from .recall_conflict import RecallConflict
 from .recommendation_dto import RecommendationDto
@@ -117,6 +118,7 @@ __all__ = (
     "PolicyMatchDto",
     "PolicyRuleDto",
     "Problem",
+    "ProvenanceDto",
     "Recall",
     "RecallConflict",
     "RecommendationDto",

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from dateutil.parser import isoparse
@@ -10,6 +10,10 @@ from typing_extensions import Self
 
 from ..models.node_state_dto import NodeStateDto
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.provenance_dto import ProvenanceDto
+
 
 T = TypeVar("T", bound="BatchNodeRequest")
 
@@ -30,6 +34,7 @@ class BatchNodeRequest:
         memory_type (None | str | Unset): `[a-z0-9_-]{1,40}`, default `fact`.
         observed_at (datetime.datetime | None | Unset): RFC 3339, UTC once its offset is applied between years 0000 and
             9999; default: now.
+        provenance (None | ProvenanceDto | Unset):
         ref (None | str | Unset): The client's name for this node within the batch (1..200 characters, unique in the
             batch, not a UUID), for `edges` to point at; echoed in the reply.
         scope (None | str | Unset): Default `default`. Detection compares nodes of one scope only. 1..200 characters.
@@ -44,12 +49,15 @@ class BatchNodeRequest:
     labels: list[str] | None | Unset = UNSET
     memory_type: None | str | Unset = UNSET
     observed_at: datetime.datetime | None | Unset = UNSET
+    provenance: None | ProvenanceDto | Unset = UNSET
     ref: None | str | Unset = UNSET
     scope: None | str | Unset = UNSET
     source: None | str | Unset = UNSET
     state: NodeStateDto | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.provenance_dto import ProvenanceDto
+
         title = self.title
 
         body: None | str | Unset
@@ -96,6 +104,14 @@ class BatchNodeRequest:
         else:
             observed_at = self.observed_at
 
+        provenance: dict[str, Any] | None | Unset
+        if isinstance(self.provenance, Unset):
+            provenance = UNSET
+        elif isinstance(self.provenance, ProvenanceDto):
+            provenance = self.provenance.to_dict()
+        else:
+            provenance = self.provenance
+
         ref: None | str | Unset
         if isinstance(self.ref, Unset):
             ref = UNSET
@@ -141,6 +157,8 @@ class BatchNodeRequest:
             field_dict["memory_type"] = memory_type
         if observed_at is not UNSET:
             field_dict["observed_at"] = observed_at
+        if provenance is not UNSET:
+            field_dict["provenance"] = provenance
         if ref is not UNSET:
             field_dict["ref"] = ref
         if scope is not UNSET:
@@ -154,6 +172,8 @@ class BatchNodeRequest:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.provenance_dto import ProvenanceDto
+
         d = dict(src_dict)
         title = d.pop("title")
 
@@ -235,6 +255,23 @@ class BatchNodeRequest:
 
         observed_at = _parse_observed_at(d.pop("observed_at", UNSET))
 
+        def _parse_provenance(data: object) -> None | ProvenanceDto | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                provenance_type_0 = ProvenanceDto.from_dict(data)
+
+                return provenance_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ProvenanceDto | Unset, data)
+
+        provenance = _parse_provenance(d.pop("provenance", UNSET))
+
         def _parse_ref(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -287,6 +324,7 @@ class BatchNodeRequest:
             labels=labels,
             memory_type=memory_type,
             observed_at=observed_at,
+            provenance=provenance,
             ref=ref,
             scope=scope,
             source=source,

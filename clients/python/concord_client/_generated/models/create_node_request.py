@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from dateutil.parser import isoparse
@@ -10,6 +10,10 @@ from typing_extensions import Self
 
 from ..models.node_state_dto import NodeStateDto
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.provenance_dto import ProvenanceDto
+
 
 T = TypeVar("T", bound="CreateNodeRequest")
 
@@ -30,6 +34,7 @@ class CreateNodeRequest:
         memory_type (None | str | Unset): `[a-z0-9_-]{1,40}`, default `fact`.
         observed_at (datetime.datetime | None | Unset): RFC 3339, UTC once its offset is applied between years 0000 and
             9999; default: now.
+        provenance (None | ProvenanceDto | Unset):
         scope (None | str | Unset): Default `default`. Detection compares nodes of one scope only. 1..200 characters.
         source (None | str | Unset): Up to 500 characters.
         state (NodeStateDto | None | Unset):
@@ -42,11 +47,14 @@ class CreateNodeRequest:
     labels: list[str] | None | Unset = UNSET
     memory_type: None | str | Unset = UNSET
     observed_at: datetime.datetime | None | Unset = UNSET
+    provenance: None | ProvenanceDto | Unset = UNSET
     scope: None | str | Unset = UNSET
     source: None | str | Unset = UNSET
     state: NodeStateDto | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.provenance_dto import ProvenanceDto
+
         title = self.title
 
         body: None | str | Unset
@@ -93,6 +101,14 @@ class CreateNodeRequest:
         else:
             observed_at = self.observed_at
 
+        provenance: dict[str, Any] | None | Unset
+        if isinstance(self.provenance, Unset):
+            provenance = UNSET
+        elif isinstance(self.provenance, ProvenanceDto):
+            provenance = self.provenance.to_dict()
+        else:
+            provenance = self.provenance
+
         scope: None | str | Unset
         if isinstance(self.scope, Unset):
             scope = UNSET
@@ -132,6 +148,8 @@ class CreateNodeRequest:
             field_dict["memory_type"] = memory_type
         if observed_at is not UNSET:
             field_dict["observed_at"] = observed_at
+        if provenance is not UNSET:
+            field_dict["provenance"] = provenance
         if scope is not UNSET:
             field_dict["scope"] = scope
         if source is not UNSET:
@@ -143,6 +161,8 @@ class CreateNodeRequest:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.provenance_dto import ProvenanceDto
+
         d = dict(src_dict)
         title = d.pop("title")
 
@@ -224,6 +244,23 @@ class CreateNodeRequest:
 
         observed_at = _parse_observed_at(d.pop("observed_at", UNSET))
 
+        def _parse_provenance(data: object) -> None | ProvenanceDto | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                provenance_type_0 = ProvenanceDto.from_dict(data)
+
+                return provenance_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ProvenanceDto | Unset, data)
+
+        provenance = _parse_provenance(d.pop("provenance", UNSET))
+
         def _parse_scope(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -267,6 +304,7 @@ class CreateNodeRequest:
             labels=labels,
             memory_type=memory_type,
             observed_at=observed_at,
+            provenance=provenance,
             scope=scope,
             source=source,
             state=state,

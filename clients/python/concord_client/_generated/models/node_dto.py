@@ -15,6 +15,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.evidence_dto import EvidenceDto
+    from ..models.provenance_dto import ProvenanceDto
 
 
 T = TypeVar("T", bound="NodeDto")
@@ -46,6 +47,7 @@ class NodeDto:
         updated_at (datetime.datetime):
         conflict_ids (list[UUID] | None | Unset): Pending conflicts of this node; present only when it has any (node
             reads only).
+        provenance (None | ProvenanceDto | Unset):
         source (None | str | Unset): Where the knowledge came from, e.g. `file:src/cache.rs:42`.
         valid_until (datetime.datetime | None | Unset): Valid time: until when the memory held (set when a resolution
             said it was replaced
@@ -67,11 +69,14 @@ class NodeDto:
     title: str
     updated_at: datetime.datetime
     conflict_ids: list[UUID] | None | Unset = UNSET
+    provenance: None | ProvenanceDto | Unset = UNSET
     source: None | str | Unset = UNSET
     valid_until: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.provenance_dto import ProvenanceDto
+
         body = self.body
 
         confidence = self.confidence
@@ -112,6 +117,14 @@ class NodeDto:
         else:
             conflict_ids = self.conflict_ids
 
+        provenance: dict[str, Any] | None | Unset
+        if isinstance(self.provenance, Unset):
+            provenance = UNSET
+        elif isinstance(self.provenance, ProvenanceDto):
+            provenance = self.provenance.to_dict()
+        else:
+            provenance = self.provenance
+
         source: None | str | Unset
         if isinstance(self.source, Unset):
             source = UNSET
@@ -148,6 +161,8 @@ class NodeDto:
         )
         if conflict_ids is not UNSET:
             field_dict["conflict_ids"] = conflict_ids
+        if provenance is not UNSET:
+            field_dict["provenance"] = provenance
         if source is not UNSET:
             field_dict["source"] = source
         if valid_until is not UNSET:
@@ -158,6 +173,7 @@ class NodeDto:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.evidence_dto import EvidenceDto
+        from ..models.provenance_dto import ProvenanceDto
 
         d = dict(src_dict)
         body = d.pop("body")
@@ -210,6 +226,23 @@ class NodeDto:
 
         conflict_ids = _parse_conflict_ids(d.pop("conflict_ids", UNSET))
 
+        def _parse_provenance(data: object) -> None | ProvenanceDto | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                provenance_type_0 = ProvenanceDto.from_dict(data)
+
+                return provenance_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ProvenanceDto | Unset, data)
+
+        provenance = _parse_provenance(d.pop("provenance", UNSET))
+
         def _parse_source(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -252,6 +285,7 @@ class NodeDto:
             title=title,
             updated_at=updated_at,
             conflict_ids=conflict_ids,
+            provenance=provenance,
             source=source,
             valid_until=valid_until,
         )
