@@ -215,8 +215,11 @@ fn state_dependent_rejections(op: &mut Value, clock_bound: &[String]) {
     }
     match op["operationId"].as_str() {
         Some("create_node") => {
-            pointers.push("/embedding");
+            pointers.extend(["/embedding", "/provenance/replaces/*"]);
             reasons.push("`embedding` has another dimension than the embeddings stored already");
+            reasons.push(
+                "a `provenance.replaces` id names no current memory of the new memory's scope",
+            );
         }
         Some("create_conflict") => {
             pointers.extend(["/old_node_id", "/new_node_id"]);
@@ -226,13 +229,15 @@ fn state_dependent_rejections(op: &mut Value, clock_bound: &[String]) {
             // `*` stands for an item's index.
             pointers.extend([
                 "/nodes/*/embedding",
+                "/nodes/*/provenance/replaces/*",
                 "/nodes/*/ref",
                 "/edges/*/source",
                 "/edges/*/target",
             ]);
             reasons.push(
                 "an `embedding` has another dimension than the batch's first or those stored \
-                 already; a `ref` repeats an earlier node's or is a UUID; or an edge's \
+                 already; a `provenance.replaces` id names no current memory of its item's \
+                 scope; a `ref` repeats an earlier node's or is a UUID; or an edge's \
                  `source` or `target` is neither a `ref` of the batch nor a stored node's id",
             );
         }

@@ -179,6 +179,24 @@ pub fn integral<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D
         .ok_or_else(|| D::Error::custom("must be an integer"))
 }
 
+/// A JSON body's optional object. serde's derive would also read a struct from an array of
+/// its fields (`[null, null]`), which the OpenAPI document does not allow.
+pub fn object<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    use serde::Deserialize;
+    use serde::de::Error;
+    match Option::<serde_json::Value>::deserialize(d)? {
+        None => Ok(None),
+        Some(v @ serde_json::Value::Object(_)) => serde_json::from_value(v)
+            .map(Some)
+            .map_err(|e| D::Error::custom(strip_location(&e.to_string()))),
+        Some(_) => Err(D::Error::custom("must be an object")),
+    }
+}
+
 /// `?limit=` and `?cursor=` of every list.
 pub fn page_args(
     limit: Option<i64>,

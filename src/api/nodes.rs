@@ -76,7 +76,7 @@ pub struct CreateNodeRequest {
     #[schema(min_items = 1, max_items = 8192)]
     pub embedding: Option<Vec<f64>>,
     /// How the memory was obtained; its evidence strength reads it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::extract::object")]
     pub provenance: Option<ProvenanceDto>,
 }
 
@@ -180,6 +180,7 @@ fn state_str(s: NodeStateDto) -> String {
         NodeStateDto::Active => "active",
         NodeStateDto::Dormant => "dormant",
         NodeStateDto::Archived => "archived",
+        NodeStateDto::Quarantined => "quarantined",
     }
     .to_owned()
 }

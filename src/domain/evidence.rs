@@ -529,7 +529,7 @@ mod tests {
     fn declared_provenance_moves_it_like_a_cue() {
         let hearsay = Provenance {
             method: Some("hearsay".into()),
-            verified: None,
+            ..Provenance::default()
         };
         let e = assess("Dose", "The dose is 50 mg.", None).with_provenance(Some(&hearsay));
         assert_eq!(e.strength, 0.35);
@@ -537,6 +537,7 @@ mod tests {
         let checked = Provenance {
             method: Some("read_from_document".into()),
             verified: Some(true),
+            ..Provenance::default()
         };
         let e = assess("Dose", "The dose is 5 mg.", None).with_provenance(Some(&checked));
         assert_eq!(e.strength, 0.65);

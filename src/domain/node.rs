@@ -25,6 +25,9 @@ pub enum NodeState {
     Active,
     Dormant,
     Archived,
+    /// Stored but not current until a reviewer promotes it: a policy held it back
+    /// (contract section 14).
+    Quarantined,
 }
 
 impl NodeState {
@@ -33,6 +36,7 @@ impl NodeState {
             Self::Active => "active",
             Self::Dormant => "dormant",
             Self::Archived => "archived",
+            Self::Quarantined => "quarantined",
         }
     }
 }
@@ -44,7 +48,8 @@ impl FromStr for NodeState {
             "active" => Ok(Self::Active),
             "dormant" => Ok(Self::Dormant),
             "archived" => Ok(Self::Archived),
-            _ => Err("must be one of active, dormant, archived".into()),
+            "quarantined" => Ok(Self::Quarantined),
+            _ => Err("must be one of active, dormant, archived, quarantined".into()),
         }
     }
 }

@@ -237,7 +237,11 @@ pub fn plan(conflict: &Conflict, req: &Resolve, now: Timestamp) -> Result<Plan, 
         Strategy::OldIsCurrent | Strategy::Merge => Some(old),
         Strategy::NewIsCurrent | Strategy::KeepBoth => new,
     };
-    if let Some(node) = kept.filter(|n| n.state != NodeState::Active) {
+    // A quarantined new memory is kept by promoting it; any other state than active means
+    // the conflict is stale.
+    let promotable =
+        |n: &Node| n.state == NodeState::Quarantined && Some(n.id) == new.map(|m| m.id);
+    if let Some(node) = kept.filter(|n| n.state != NodeState::Active && !promotable(n)) {
         return Err(PlanError::Stale {
             node_id: node.id,
             state: node.state,
@@ -264,6 +268,7 @@ pub fn plan(conflict: &Conflict, req: &Resolve, now: Timestamp) -> Result<Plan, 
                 (valid_time::infer(text.unwrap_or_default()), true)
             });
             reason = Some(chosen);
+            push_promotion(&mut steps, new);
             let since = winner_observed.unwrap_or(now);
             push_dormant(&mut steps, old, chosen.0, since);
             steps.push(resolution_edge(new_id, old.id, edge::SUPERSEDES, now));
@@ -277,6 +282,7 @@ pub fn plan(conflict: &Conflict, req: &Resolve, now: Timestamp) -> Result<Plan, 
         }
         Strategy::KeepBoth => {
             let new_id = new_node_id.expect("created above");
+            push_promotion(&mut steps, new);
             steps.push(resolution_edge(old.id, new_id, edge::RELATES_TO, now));
         }
         Strategy::Merge => {
@@ -300,11 +306,24 @@ pub fn plan(conflict: &Conflict, req: &Resolve, now: Timestamp) -> Result<Plan, 
     })
 }
 
+/// A quarantined new memory the resolution keeps becomes current, holding as it was written.
+fn push_promotion(steps: &mut Vec<Step>, new: Option<&Node>) {
+    if let Some(n) = new.filter(|n| n.state == NodeState::Quarantined) {
+        steps.push(Step::SetState {
+            node_id: n.id,
+            from: n.state,
+            to: NodeState::Active,
+            validity: n.validity,
+        });
+    }
+}
+
 /// The loser stops being current, and stops holding for `reason` (the winner observed at
-/// `since`). Making an already dormant (or archived) node dormant is not an error, and not a
-/// step: its standing stays as it is.
+/// `since`); a rejected quarantined memory is dormant the same way. Making an already
+/// dormant (or archived) node dormant is not an error, and not a step: its standing stays as
+/// it is.
 fn push_dormant(steps: &mut Vec<Step>, node: &Node, reason: Reason, since: Timestamp) {
-    if node.state == NodeState::Active {
+    if matches!(node.state, NodeState::Active | NodeState::Quarantined) {
         steps.push(Step::SetState {
             node_id: node.id,
             from: node.state,

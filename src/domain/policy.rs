@@ -60,12 +60,57 @@ pub fn trust_of(table: &[Trust], source: &str) -> Option<f64> {
     exact.map(|t| t.trust).or_else(prefix)
 }
 
-/// One rule: when it matches, resolve with `action`.
+/// What a rule does with a conflict it matches: resolve it with one of the four strategies,
+/// or `quarantine`: keep the new memory stored but not current (state `quarantined`) and leave
+/// the conflict to a reviewer, who promotes it (`new_is_current`, `keep_both`) or rejects it
+/// (`old_is_current`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleAction {
+    NewIsCurrent,
+    OldIsCurrent,
+    KeepBoth,
+    Merge,
+    Quarantine,
+}
+
+impl RuleAction {
+    pub fn as_str(self) -> &'static str {
+        match self.strategy() {
+            Some(s) => s.as_str(),
+            None => "quarantine",
+        }
+    }
+
+    /// The strategy a firing resolves with; none for `quarantine`, which resolves nothing.
+    pub fn strategy(self) -> Option<Strategy> {
+        match self {
+            Self::NewIsCurrent => Some(Strategy::NewIsCurrent),
+            Self::OldIsCurrent => Some(Strategy::OldIsCurrent),
+            Self::KeepBoth => Some(Strategy::KeepBoth),
+            Self::Merge => Some(Strategy::Merge),
+            Self::Quarantine => None,
+        }
+    }
+}
+
+impl From<Strategy> for RuleAction {
+    fn from(s: Strategy) -> Self {
+        match s {
+            Strategy::NewIsCurrent => Self::NewIsCurrent,
+            Strategy::OldIsCurrent => Self::OldIsCurrent,
+            Strategy::KeepBoth => Self::KeepBoth,
+            Strategy::Merge => Self::Merge,
+        }
+    }
+}
+
+/// One rule: when it matches, do `action`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rule {
     pub name: String,
-    pub action: Strategy,
+    pub action: RuleAction,
     /// The conditions; all must hold.
     #[serde(default, rename = "match")]
     pub when: Match,
@@ -206,15 +251,19 @@ pub enum Outcome<'r> {
     HeldBack(&'r Rule, String),
 }
 
-/// The first rule that matches a conflict, if any; it never fires on a value-layer conflict,
-/// nor applies new text shaped like an instruction to the store.
+/// The first rule that matches a conflict, if any; it never resolves a value-layer conflict
+/// (a quarantine may hold one's new memory back), nor applies new text shaped like an
+/// instruction to the store.
 pub fn first_match<'r>(rules: &'r RuleSet, facts: &Facts) -> Option<Outcome<'r>> {
     let (rule, why) = rules
         .rules
         .iter()
         .find_map(|r| r.matches(facts).map(|why| (r, why)))?;
-    let applies_new = matches!(rule.action, Strategy::NewIsCurrent | Strategy::Merge);
-    Some(match facts.value_layer_label() {
+    let applies_new = matches!(rule.action, RuleAction::NewIsCurrent | RuleAction::Merge);
+    // A quarantine resolves nothing and makes nothing current: it only holds the new memory
+    // back for a person, which is what a value-layer conflict asks for anyway.
+    let resolves = rule.action != RuleAction::Quarantine;
+    Some(match facts.value_layer_label().filter(|_| resolves) {
         Some(label) => Outcome::HeldBack(rule, format!("the conflict is labelled {label}")),
         None if applies_new && facts.new.injection => Outcome::HeldBack(
             rule,
@@ -297,9 +346,10 @@ impl Rule {
     fn credibility_gap(&self, f: &Facts) -> f64 {
         let (new, old) = (f.new.credibility(), f.old.credibility());
         match self.action {
-            Strategy::NewIsCurrent => new - old,
-            Strategy::OldIsCurrent => old - new,
-            Strategy::KeepBoth | Strategy::Merge => (new - old).abs(),
+            RuleAction::NewIsCurrent => new - old,
+            // A quarantine keeps the old memory current.
+            RuleAction::OldIsCurrent | RuleAction::Quarantine => old - new,
+            RuleAction::KeepBoth | RuleAction::Merge => (new - old).abs(),
         }
     }
 
@@ -321,6 +371,18 @@ impl Rule {
     }
 
     pub fn note(&self, why: &str, dry_run: bool) -> String {
+        if self.action == RuleAction::Quarantine {
+            let verb = if dry_run {
+                "would quarantine"
+            } else {
+                "quarantined"
+            };
+            return format!(
+                "policy {} {verb} the new memory until a reviewer promotes (new_is_current) or \
+                 rejects (old_is_current) it: {why}",
+                self.name
+            );
+        }
         let verb = if dry_run { "would resolve" } else { "resolved" };
         format!(
             "policy {} {verb} with {}: {why}",
@@ -338,7 +400,7 @@ fn listed(list: &[String], value: &str) -> Option<()> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PolicyMark {
     pub name: String,
-    pub action: Strategy,
+    pub action: RuleAction,
     /// True when policies run dry: the rule was recorded, the conflict left pending.
     pub dry_run: bool,
 }

@@ -3,6 +3,7 @@
 //! (`domain::evidence`).
 
 use serde::{Deserialize, Serialize};
+use uuid::Uuid;
 
 use super::validate::Errors;
 
@@ -25,11 +26,18 @@ pub struct Provenance {
     /// Whether the writer checked it (a signature, a second source); absent: not said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verified: Option<bool>,
+    /// Memories the writer declares this one replaces: each is queued as a conflict with it
+    /// and goes through the policies like any detected one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replaces: Vec<Uuid>,
 }
+
+/// The most memories one write may declare it replaces.
+pub const MAX_REPLACES: usize = 100;
 
 impl Provenance {
     /// Checks a declared provenance; an empty one is none at all.
-    pub fn parse(p: Provenance, errors: &mut Errors) -> Option<Provenance> {
+    pub fn parse(mut p: Provenance, errors: &mut Errors) -> Option<Provenance> {
         if let Some(m) = &p.method
             && !METHODS.contains(&m.as_str())
         {
@@ -38,6 +46,15 @@ impl Provenance {
                 format!("must be one of {}", METHODS.join(", ")),
             );
         }
+        if p.replaces.len() > MAX_REPLACES {
+            errors.add(
+                "/provenance/replaces",
+                format!("must name at most {MAX_REPLACES} memories"),
+            );
+        }
+        // A repeat names the same memory again: kept once, in the order first named.
+        let mut seen = std::collections::HashSet::new();
+        p.replaces.retain(|id| seen.insert(*id));
         (p != Provenance::default()).then_some(p)
     }
 
@@ -63,6 +80,7 @@ mod tests {
         let p = Provenance {
             method: Some("hearsay".into()),
             verified: Some(false),
+            replaces: Vec::new(),
         };
         assert_eq!(Provenance::parse(p.clone(), &mut errors), Some(p.clone()));
         assert_eq!(Provenance::from_json(&p.to_json()), Some(p));
@@ -71,6 +89,7 @@ mod tests {
         let bad = Provenance {
             method: Some("telepathy".into()),
             verified: None,
+            replaces: Vec::new(),
         };
         Provenance::parse(bad, &mut errors);
         assert_eq!(errors.0[0].pointer, "/provenance/method");

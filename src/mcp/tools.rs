@@ -13,7 +13,7 @@ use super::{Concord, access};
 use crate::domain::FieldError;
 use crate::domain::contradiction::Sensitivity;
 use crate::domain::cursor::{self, Cursor};
-use crate::domain::node::NodeInput;
+use crate::domain::node::{NodeInput, NodeState};
 use crate::domain::provenance::Provenance;
 use crate::service::conflicts::{self, ListConflicts, ResolveConflict};
 use crate::service::nodes::{self, Remembered, WriteOptions};
@@ -85,6 +85,10 @@ pub struct ProvenanceArgs {
     pub method: Option<String>,
     /// Whether you checked it (a signature, a second source).
     pub verified: Option<bool>,
+    /// Ids of memories this one replaces (e.g. an old address). Each is queued as a conflict
+    /// with it, and the server's policies decide whether it becomes current.
+    #[schemars(with = "Option<Vec<String>>")]
+    pub replaces: Option<Vec<Uuid>>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -325,6 +329,7 @@ impl Concord {
             provenance: a.provenance.map(|p| Provenance {
                 method: p.method,
                 verified: p.verified,
+                replaces: p.replaces.unwrap_or_default(),
             }),
         };
         let by = Some(client_name(&ctx));
@@ -359,6 +364,12 @@ impl Concord {
             .map(|c| Disagreement::queued(c, &node))
             .collect();
         let mut text = format!("Remembered \"{}\" as memory {}.", node.title, node.id);
+        if node.state == NodeState::Quarantined {
+            text.push_str(
+                " It is QUARANTINED: a resolution policy holds it back until a reviewer \
+                 promotes it, and recall does not return it meanwhile.",
+            );
+        }
         if conflicts.iter().any(|c| c.resolved_by.is_some()) {
             text.push_str(
                 " It CONTRADICTS stored memories; a resolution policy resolved some of these \

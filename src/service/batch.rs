@@ -3,6 +3,7 @@
 
 use async_trait::async_trait;
 
+use crate::domain::FieldError;
 use crate::domain::access::Caller;
 use crate::domain::batch::{BatchInput, BatchWritten, NewBatch};
 use crate::domain::contradiction::Sensitivity;
@@ -10,8 +11,9 @@ use crate::domain::node::NewNode;
 use crate::domain::time;
 use crate::service::idempotency::{self, Claim};
 use crate::service::scopes::may_write;
-use crate::service::{Error, Result, Services, edges, replies};
+use crate::service::{Error, Result, Services, edges, nodes, replies};
 use crate::store::{BatchJudge, Candidate, CandidateQuery, DetectedConflict, StoreResult};
+use std::collections::HashMap;
 
 /// Validates a batch and writes it with what detection finds for each node (unless `detect`
 /// is false), all or nothing, and wakes waiters when any conflict was queued. Each node's
@@ -51,9 +53,30 @@ pub async fn remember_all(
         .collect();
     let ends: Vec<(&str, uuid::Uuid)> = stored.iter().map(|(p, id)| (p.as_str(), *id)).collect();
     edges::unseen_ends(svc, caller, &ends).await?;
+    let mut declared = HashMap::new();
+    let mut errors = Vec::new();
+    for (i, b) in batch.nodes.iter().enumerate() {
+        match nodes::declared_replacements(svc, caller, &b.node).await {
+            Ok(olds) if olds.is_empty() => {}
+            Ok(olds) => {
+                declared.insert(b.node.id, olds);
+            }
+            Err(Error::Invalid(e)) => {
+                let under =
+                    |e: FieldError| FieldError::new(format!("/nodes/{i}{}", e.pointer), e.detail);
+                errors.extend(e.into_iter().map(under));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Error::Invalid(errors));
+    }
     let store = &*svc.store;
-    let written = if detect {
-        let judge = svc.detector.for_batch(store, sensitivity).await?;
+    let written = if detect || !declared.is_empty() {
+        let judge = (svc.detector)
+            .for_batch(store, sensitivity, detect, declared)
+            .await?;
         write(svc, batch, &judge, claim).await?
     } else {
         write(svc, batch, &NoDetection, claim).await?

@@ -3,6 +3,7 @@
 //! recommendation. Candidate reads and judging happen before the write transaction opens, so
 //! the optional LLM tier's network calls never hold a transaction.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -10,7 +11,7 @@ use tokio::task::JoinSet;
 use uuid::Uuid;
 
 use crate::config::Settings;
-use crate::domain::conflict::NewConflict;
+use crate::domain::conflict::{NewConflict, Strategy};
 use crate::domain::contradiction::{
     self, Analysed, Analysis, DetectConfig, Memory, Screen, Sensitivity, Verdict, index_tokens,
     subject_names,
@@ -22,7 +23,7 @@ use crate::domain::time;
 use crate::service::judging::{self, Load, memory_of};
 use crate::service::llm::{LlmClient, LlmError, Pair};
 use crate::service::memo::{Memo, Weigh};
-use crate::service::policy::Policies;
+use crate::service::policy::{Policies, Ruling};
 use crate::store::{BatchJudge, Candidate, CandidateQuery, DetectedConflict, Store, StoreResult};
 
 pub use crate::service::finding::{Credibility, Finding, Probe, credibility_of, detection_of};
@@ -191,7 +192,7 @@ impl Detector {
         credibility: &Credibility,
     ) -> Vec<DetectedConflict> {
         let now = time::now();
-        findings
+        let mut found: Vec<DetectedConflict> = findings
             .into_iter()
             .map(|f| {
                 let recommendation = recommend_for(&f.old, probe, credibility);
@@ -222,14 +223,47 @@ impl Detector {
                 };
                 e.created_at = now;
                 e.valid_from = now;
-                let resolve = firing.and_then(|p| p.apply(&mut conflict));
+                let ruling = firing.map_or(Ruling::Pending, |p| p.apply(&mut conflict));
+                let quarantine = matches!(ruling, Ruling::Quarantine);
                 DetectedConflict {
                     conflict,
                     edge: e,
-                    resolve,
+                    resolve: match ruling {
+                        Ruling::Resolve(r) => Some(r),
+                        Ruling::Pending | Ruling::Quarantine => None,
+                    },
+                    quarantine,
                 }
             })
-            .collect()
+            .collect();
+        hold_back_with_quarantine(&mut found);
+        found
+    }
+}
+
+/// A quarantined new memory stays out of the current set until a reviewer decides: no other
+/// rule of the same write may make it current (or merge it away), so those conflicts wait
+/// for the reviewer as well, with a note saying why.
+fn hold_back_with_quarantine(found: &mut [DetectedConflict]) {
+    if !found.iter().any(|h| h.quarantine) {
+        return;
+    }
+    for hit in found {
+        let keeps_new = hit
+            .resolve
+            .as_ref()
+            .is_some_and(|r| r.strategy != Strategy::OldIsCurrent);
+        if keeps_new {
+            let rule = hit
+                .resolve
+                .take()
+                .and_then(|r| r.resolved_by)
+                .unwrap_or_default();
+            hit.conflict.note = Some(format!(
+                "{rule} matched but did not resolve: the new memory is quarantined by another \
+                 rule of this write, which a reviewer decides first"
+            ));
+        }
     }
 }
 
@@ -240,19 +274,28 @@ pub struct BatchDetection<'a> {
     detector: &'a Detector,
     sensitivity: Option<Sensitivity>,
     credibility: Credibility,
+    /// Whether candidates are searched and judged (`?detect=false` judges only declarations).
+    detect: bool,
+    /// The stored memories each node of the batch declares it replaces, by the node's id.
+    declared: HashMap<Uuid, Vec<Node>>,
 }
 
 impl Detector {
-    /// Detection for one batch's transaction.
+    /// Detection for one batch's transaction: of its candidates (when `detect`) and of the
+    /// memories its nodes declare they replace.
     pub async fn for_batch(
         &self,
         store: &dyn Store,
         sensitivity: Option<Sensitivity>,
+        detect: bool,
+        declared: HashMap<Uuid, Vec<Node>>,
     ) -> StoreResult<BatchDetection<'_>> {
         Ok(BatchDetection {
             detector: self,
             sensitivity,
             credibility: self.credibility(store).await?,
+            detect,
+            declared,
         })
     }
 }
@@ -260,7 +303,7 @@ impl Detector {
 #[async_trait]
 impl BatchJudge for BatchDetection<'_> {
     fn query(&self, node: &NewNode) -> Option<CandidateQuery> {
-        Some(candidate_query(&Probe::of_new(node)))
+        self.detect.then(|| candidate_query(&Probe::of_new(node)))
     }
 
     async fn judge(
@@ -268,13 +311,23 @@ impl BatchJudge for BatchDetection<'_> {
         node: &NewNode,
         candidates: Vec<Candidate>,
     ) -> StoreResult<Vec<DetectedConflict>> {
+        let declared = self.declared.get(&node.id);
+        if !self.detect && declared.is_none() {
+            return Ok(Vec::new());
+        }
         let d = self.detector;
         let _busy = d.load.enter();
         let probe = Probe::of_new(node);
         // Kept in the memo, as a single write keeps its own: the batch's later nodes and the
         // writes after it judge this one as a candidate.
         let analysis = d.analysis(node.id, &probe.memory());
-        let findings = (d.judge_candidates(&probe, &analysis, candidates, self.sensitivity)).await;
+        let mut findings =
+            (d.judge_candidates(&probe, &analysis, candidates, self.sensitivity)).await;
+        for old in declared.into_iter().flatten() {
+            if !findings.iter().any(|f| f.old.id == old.id) {
+                findings.push(Finding::declared(old.clone()));
+            }
+        }
         let mut found = d.conflicts_of(&probe, node.id, findings, &self.credibility);
         for hit in &mut found {
             hit.queued_by(node.changed_key.as_deref());
@@ -474,20 +527,23 @@ impl Detector {
         detect: bool,
         sensitivity: Option<Sensitivity>,
     ) -> StoreResult<(Node, Vec<crate::domain::conflict::Conflict>)> {
-        self.write_node_with(store, node, detect, sensitivity, |node, found| {
+        let detection = detect.then_some(sensitivity);
+        self.write_node_with(store, node, Vec::new(), detection, |node, found| {
             store.create_node(node, found)
         })
         .await
     }
 
     /// [`Detector::write_node`], with the node and what detection found written by `write`
-    /// (a keyed request's write commits its reply with it).
+    /// (a keyed request's write commits its reply with it). `detection` is `None` for a
+    /// write without detection, else its sensitivity; the memories in `declared` are queued
+    /// as conflicts either way.
     pub async fn write_node_with<W, F>(
         &self,
         store: &dyn Store,
         node: NewNode,
-        detect: bool,
-        sensitivity: Option<Sensitivity>,
+        declared: Vec<Node>,
+        detection: Option<Option<Sensitivity>>,
         write: W,
     ) -> StoreResult<(Node, Vec<crate::domain::conflict::Conflict>)>
     where
@@ -497,18 +553,23 @@ impl Detector {
         let _busy = self.load.enter();
         let (id, probe) = (node.id, Probe::of_new(&node));
         let analyse = || Arc::new(contradiction::analyse(&probe.memory()));
-        let (found, analysis) = if detect {
-            let (findings, analysis) = self
-                .find_analysed(store, &probe, analyse, sensitivity)
-                .await?;
-            let mut found = self.to_conflicts(store, &probe, id, findings).await?;
-            for hit in &mut found {
-                hit.queued_by(node.changed_key.as_deref());
-            }
-            (found, analysis)
+        let (mut findings, analysis) = if let Some(sensitivity) = detection {
+            self.find_analysed(store, &probe, analyse, sensitivity)
+                .await?
         } else {
             (Vec::new(), analyse())
         };
+        // A declared replacement is judged like a detected contradiction (detection's own
+        // verdict on the pair, when it found one), so only the policies can make it current.
+        for old in declared {
+            if !findings.iter().any(|f| f.old.id == old.id) {
+                findings.push(Finding::declared(old));
+            }
+        }
+        let mut found = self.to_conflicts(store, &probe, id, findings).await?;
+        for hit in &mut found {
+            hit.queued_by(node.changed_key.as_deref());
+        }
         let written = write(node, found).await?;
         // The next writes find this node as a candidate: keep what was worked out already.
         self.analyses.put(id, analysis.fingerprint(), analysis);

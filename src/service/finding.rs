@@ -5,7 +5,7 @@
 use uuid::Uuid;
 
 use crate::domain::conflict::Detection;
-use crate::domain::contradiction::{Memory, Verdict};
+use crate::domain::contradiction::{ConflictType, Memory, Signal, Tier, Verdict};
 use crate::domain::node::{NewNode, Node};
 use crate::domain::time::Timestamp;
 use std::sync::Arc;
@@ -85,6 +85,26 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// A memory the writer declared the new one replaces (`provenance.replaces`) where
+    /// detection found no contradiction: a direct contradiction, certain because declared.
+    pub fn declared(old: Node) -> Self {
+        Self {
+            old,
+            verdict: Verdict {
+                tier: Tier::Heuristic,
+                conflict_type: ConflictType::DirectContradiction,
+                probability: 1.0,
+                signals: vec![Signal::Replacement],
+                overlap: 0.0,
+                similarity: None,
+                explanation: "the writer declared that the new memory replaces this one \
+                              (provenance.replaces)"
+                    .to_owned(),
+            },
+            llm_fallback: None,
+        }
+    }
+
     /// The verdict as stored on the conflict, with the LLM fallback reason.
     pub fn detection(&self) -> Detection {
         Detection {

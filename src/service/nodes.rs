@@ -96,6 +96,7 @@ pub async fn remember(
     {
         return Ok(restated);
     }
+    let declared = declared_replacements(svc, caller, &node).await?;
     node.changed_by = by;
     node.changed_key = caller.writer();
     let store = &*svc.store;
@@ -110,12 +111,56 @@ pub async fn remember(
     };
     let (node, conflicts) = svc
         .detector
-        .write_node_with(store, node, options.detect, options.sensitivity, write)
+        .write_node_with(
+            store,
+            node,
+            declared,
+            options.detect.then_some(options.sensitivity),
+            write,
+        )
         .await?;
     if !conflicts.is_empty() {
         svc.notifier.bump();
     }
     Ok(Remembered::Written { node, conflicts })
+}
+
+/// The memories a write declares it replaces (`provenance.replaces`), each a current memory
+/// of its scope that the caller sees; any other id is a 422 at its pointer, and nothing is
+/// written.
+pub(super) async fn declared_replacements(
+    svc: &Services,
+    caller: &Caller,
+    new: &NewNode,
+) -> Result<Vec<Node>> {
+    let Some(p) = &new.provenance else {
+        return Ok(Vec::new());
+    };
+    let (mut found, mut errors) = (Vec::new(), Vec::new());
+    for (i, id) in p.replaces.iter().enumerate() {
+        let problem = match get(svc, caller, *id).await {
+            Err(Error::NotFound(_)) => "names no memory".to_owned(),
+            Err(e) => return Err(e),
+            Ok(n) if n.scope != new.scope => {
+                format!("names a memory of scope {}, not {}", n.scope, new.scope)
+            }
+            Ok(n) if n.state != NodeState::Active => {
+                format!("names a memory that is not current (it is {})", n.state)
+            }
+            Ok(n) => {
+                found.push(n);
+                continue;
+            }
+        };
+        errors.push(FieldError::new(
+            format!("/provenance/replaces/{i}"),
+            problem,
+        ));
+    }
+    match errors.is_empty() {
+        true => Ok(found),
+        false => Err(Error::Invalid(errors)),
+    }
 }
 
 /// The active memory of the new node's scope that it restates, with its source recorded as

@@ -20,6 +20,17 @@ pub struct Policies {
     pub trust: Arc<[Trust]>,
 }
 
+/// What a firing rule makes of a conflict.
+#[derive(Debug)]
+pub enum Ruling {
+    /// The conflict waits for a person (no rule, a rule held back, or a dry run).
+    Pending,
+    /// A resolution to run in the write's transaction.
+    Resolve(Resolve),
+    /// The new memory is stored `quarantined`; the conflict waits for a reviewer.
+    Quarantine,
+}
+
 /// A rule that matched a conflict, and why (or what held it back).
 pub struct Firing {
     rule: Rule,
@@ -93,15 +104,15 @@ impl Policies {
 }
 
 impl Firing {
-    /// Records the rule on the conflict's detection and returns the resolution to run. In a
-    /// dry run nothing is returned and the conflict's note (which its `queued` history entry
-    /// carries) says what the rule would have done.
+    /// Records the rule on the conflict's detection and returns what to do: the resolution
+    /// to run, or the quarantine of the new memory. In a dry run the conflict's note (which
+    /// its `queued` history entry carries) says what the rule would have done.
     /// A rule held back by a value-layer label only leaves its note: the conflict waits for a
     /// person, and the reviewer sees which rule stood back.
-    pub fn apply(self, conflict: &mut NewConflict) -> Option<Resolve> {
+    pub fn apply(self, conflict: &mut NewConflict) -> Ruling {
         if let Some(why) = &self.held_back {
             conflict.note = Some(self.rule.held_back_note(why));
-            return None;
+            return Ruling::Pending;
         }
         let note = self.rule.note(&self.why, self.dry_run);
         conflict.detection.policy = Some(PolicyMark {
@@ -109,14 +120,19 @@ impl Firing {
             action: self.rule.action,
             dry_run: self.dry_run,
         });
-        if self.dry_run {
+        // A pending conflict carries the note (its `queued` history entry shows it); a
+        // resolution records it as the resolution's note.
+        let Some(strategy) = self.rule.action.strategy().filter(|_| !self.dry_run) else {
             conflict.note = Some(note);
-            return None;
-        }
+            return match self.dry_run {
+                true => Ruling::Pending,
+                false => Ruling::Quarantine,
+            };
+        };
         // Built directly: `Resolve::parse` refuses `policy:` names, which only rules may use.
-        Some(Resolve {
+        Ruling::Resolve(Resolve {
             conflict_id: conflict.id,
-            strategy: self.rule.action,
+            strategy,
             // A merge appends the new text under a dated separator, as the resolve route does
             // without `merged_content`.
             merged_content: None,

@@ -263,7 +263,10 @@ async fn pending_among(
         let (Some(old), Some(new)) = (&c.old_node, &c.new_node) else {
             continue;
         };
-        if c.status != Status::Pending || !sees_conflict(caller, &c) {
+        // A quarantined side is not current: recall keeps the claim a policy held back from
+        // the agent until a reviewer promotes it.
+        let held = [old, new].iter().any(|n| n.state == NodeState::Quarantined);
+        if c.status != Status::Pending || held || !sees_conflict(caller, &c) {
             continue;
         }
         for side in [old, new] {

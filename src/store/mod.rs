@@ -256,7 +256,8 @@ pub struct CandidateQuery {
 /// contradict. Its conflicts are written before the next node is searched for.
 #[async_trait]
 pub trait BatchJudge: Send + Sync {
-    /// The candidate search for `node`; `None` when nothing is to be detected.
+    /// The candidate search for `node`; `None` when none is to be made (the judge is then
+    /// asked with no candidates).
     fn query(&self, node: &NewNode) -> Option<CandidateQuery>;
     /// The conflicts `node` makes with `candidates`, to be written with it.
     async fn judge(
@@ -274,6 +275,19 @@ pub struct DetectedConflict {
     /// The resolution a policy decided on, run right after the conflict is queued, in the
     /// same transaction.
     pub resolve: Option<crate::domain::plan::Resolve>,
+    /// A policy holds the new memory back: it is written (or, in a sweep, set) `quarantined`
+    /// and this conflict waits for a reviewer.
+    pub quarantine: bool,
+}
+
+/// The state a new node is written in: `quarantined` when a policy held it back on any of the
+/// conflicts found for it, else the one it asked for.
+pub fn written_state(node: &NewNode, found: &[DetectedConflict]) -> NodeState {
+    if found.iter().any(|h| h.quarantine) {
+        NodeState::Quarantined
+    } else {
+        node.state
+    }
 }
 
 impl DetectedConflict {

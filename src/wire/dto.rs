@@ -27,6 +27,9 @@ pub enum NodeStateDto {
     Active,
     Dormant,
     Archived,
+    /// Stored but not current: a policy held it back until a reviewer promotes
+    /// (`new_is_current`, `keep_both`) or rejects (`old_is_current`) it.
+    Quarantined,
 }
 
 impl NodeStateDto {
@@ -35,6 +38,7 @@ impl NodeStateDto {
             NodeState::Active => Self::Active,
             NodeState::Dormant => Self::Dormant,
             NodeState::Archived => Self::Archived,
+            NodeState::Quarantined => Self::Quarantined,
         }
     }
 }
@@ -90,13 +94,21 @@ pub struct NodeDto {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ProvenanceDto {
-    /// `observed`, `told_by_user`, `read_from_document`, `inferred`, `hearsay`, `scanned` or
-    /// `web`.
+    /// How it was obtained. Read as text and checked by the service (so that an unknown
+    /// value is a 422 naming `/provenance/method`); the document lists the values.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<ProvenanceMethodDto>)]
     pub method: Option<String>,
     /// Whether the writer checked it (a signature, a second source).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verified: Option<bool>,
+    /// Ids of memories the writer declares this one replaces (at most 100, a repeat counts once; on
+    /// `POST /nodes` and MCP `remember`): each must be a current memory of the same scope,
+    /// and is queued as a conflict with the new memory that the policies decide like any
+    /// detected one, so a declaration never makes a memory current that a policy would not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_items = 100)]
+    pub replaces: Option<Vec<Uuid>>,
 }
 
 impl ProvenanceDto {
@@ -104,6 +116,7 @@ impl ProvenanceDto {
         Provenance {
             method: self.method,
             verified: self.verified,
+            replaces: self.replaces.unwrap_or_default(),
         }
     }
 
@@ -111,8 +124,29 @@ impl ProvenanceDto {
         Self {
             method: p.method,
             verified: p.verified,
+            replaces: (!p.replaces.is_empty()).then_some(p.replaces),
         }
     }
+}
+
+/// How a memory was obtained (`domain::provenance::METHODS`, kept equal by a unit test).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ProvenanceMethodDto {
+    /// The writer saw it happen.
+    Observed,
+    /// The user said so.
+    ToldByUser,
+    /// Read from a document.
+    ReadFromDocument,
+    /// Concluded from other memories.
+    Inferred,
+    /// Someone else said so.
+    Hearsay,
+    /// Read from a scan (OCR).
+    Scanned,
+    /// Read on the web.
+    Web,
 }
 
 /// Evidence strength, read from the memory's title, the first 2,000 characters of its body
@@ -889,5 +923,35 @@ impl From<Reverted> for RevertResponse {
             reverted_at: time::format(&r.reverted_at),
             replayed: r.replayed,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ProvenanceMethodDto;
+    use crate::domain::provenance::METHODS;
+
+    #[test]
+    fn the_documented_provenance_methods_are_the_ones_the_service_accepts() {
+        let all = [
+            ProvenanceMethodDto::Observed,
+            ProvenanceMethodDto::ToldByUser,
+            ProvenanceMethodDto::ReadFromDocument,
+            ProvenanceMethodDto::Inferred,
+            ProvenanceMethodDto::Hearsay,
+            ProvenanceMethodDto::Scanned,
+            ProvenanceMethodDto::Web,
+        ];
+        let documented: Vec<String> = all
+            .iter()
+            .map(|m| {
+                serde_json::to_value(m)
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(documented, METHODS);
     }
 }

@@ -27,6 +27,7 @@ mod nodes;
 mod policies;
 mod properties;
 mod provenance;
+mod quarantine;
 mod races;
 mod recall;
 mod reports;

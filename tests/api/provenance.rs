@@ -74,8 +74,30 @@ async fn a_bad_provenance_is_422_with_its_pointer_and_writes_nothing(app: TestAp
             json!({"title": "Rent", "provenance": {"signed_by": "me"}}),
         )
         .await;
+    // serde alone would read a struct from an array of its fields.
+    let array = app
+        .post(
+            "/nodes",
+            json!({"title": "Rent", "provenance": [null, null]}),
+        )
+        .await;
+    let array_in_batch = app
+        .post(
+            "/nodes/batch",
+            json!({"nodes": [{"title": "Rent", "provenance": [null, null]}]}),
+        )
+        .await;
 
     // Assert
+    assert_eq!(
+        array.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        array.text
+    );
+    assert_eq!(array.pointers(), ["/provenance"]);
+    assert_eq!(array_in_batch.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(array_in_batch.pointers(), ["/nodes/0/provenance"]);
     assert_eq!(unknown_method.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(unknown_method.pointers(), ["/provenance/method"]);
     assert_eq!(

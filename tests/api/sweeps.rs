@@ -18,6 +18,7 @@ crate::on_both_databases!(
     a_sweep_is_announced_on_the_event_stream,
     bad_sweep_requests_are_refused_and_start_nothing,
     a_policy_resolves_what_a_sweep_finds_as_it_would_at_write_time,
+    a_sweep_quarantines_a_stored_weak_claim_as_a_write_would,
 );
 
 fn sweeping(app: &TestApp) -> TestApp {
@@ -342,6 +343,45 @@ async fn a_policy_resolves_what_a_sweep_finds_as_it_would_at_write_time(app: Tes
         "{resolved}"
     );
     assert_eq!(done["conflicts_queued"], 3);
+}
+
+async fn a_sweep_quarantines_a_stored_weak_claim_as_a_write_would(app: TestApp) {
+    // Arrange: a signed fact and a rumour against it, stored without detection.
+    let rules = "[[rules]]\nname = \"weak-claim-waits\"\naction = \"quarantine\"\n\
+                 [rules.match.new]\nmax_evidence = 0.35\n";
+    let app = app.with_sweeper(Settings {
+        policies: Some(RuleSet::parse(rules, Format::Toml).expect("valid rules")),
+        ..Settings::for_database(&format!("{}://test", app.store.backend()))
+    });
+    let mut ids = Vec::new();
+    for (body, source) in [
+        (
+            "Per the signed prescription, the dose is 5 mg daily.",
+            "signed:dr-lee",
+        ),
+        ("Unverified message: the dose is 50 mg daily.", "anonymous"),
+    ] {
+        let r = app
+            .post(
+                "/nodes?detect=false",
+                json!({"title": "Dose", "body": body, "source": source}),
+            )
+            .await;
+        r.assert_status(StatusCode::CREATED);
+        ids.push(r.json()["node"]["id"].as_str().unwrap().to_owned());
+    }
+
+    // Act
+    let started = start(&app, json!({})).await;
+    let done = ended(&app, started["id"].as_str().unwrap()).await;
+
+    // Assert
+    assert_eq!(done["conflicts_queued"], 1, "{done}");
+    let state = |id: &str| format!("/nodes/{id}");
+    assert_eq!(app.get(&state(&ids[0])).await.json()["state"], "active");
+    let rumour = app.get(&state(&ids[1])).await.json();
+    assert_eq!(rumour["state"], "quarantined", "{rumour}");
+    assert_eq!(rumour["conflict_ids"].as_array().map(Vec::len), Some(1));
 }
 
 async fn bad_sweep_requests_are_refused_and_start_nothing(app: TestApp) {

@@ -517,6 +517,7 @@ fn detected(old: Uuid, new: &NewNode) -> DetectedConflict {
         conflict: new_conflict(old, Some(new.id), None),
         edge: Edge::system(new.id, old, CONTRADICTS, 0.8),
         resolve: None,
+        quarantine: false,
     }
 }
 

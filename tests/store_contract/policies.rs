@@ -32,6 +32,7 @@ fn resolved_by_policy(
         }),
         edge: Edge::system(new.id, old, CONTRADICTS, 0.8),
         conflict,
+        quarantine: false,
     }
 }
 

@@ -1320,7 +1320,7 @@ export interface components {
          * @description Lifecycle state of a node; only `active` nodes take part in detection.
          * @enum {string}
          */
-        NodeStateDto: "active" | "dormant" | "archived";
+        NodeStateDto: "active" | "dormant" | "archived" | "quarantined";
         /**
          * @description One version of a memory: the whole node as it stood after one change, with when concord
          *     held it (system time), who made the change and in which conflict.
@@ -1518,14 +1518,22 @@ export interface components {
          *     `scanned` and `web` count as weak evidence, `verified: true` as strong.
          */
         ProvenanceDto: {
+            method?: components["schemas"]["ProvenanceMethodDto"] | null;
             /**
-             * @description `observed`, `told_by_user`, `read_from_document`, `inferred`, `hearsay`, `scanned` or
-             *     `web`.
+             * @description Ids of memories the writer declares this one replaces (at most 100, a repeat counts once; on
+             *     `POST /nodes` and MCP `remember`): each must be a current memory of the same scope,
+             *     and is queued as a conflict with the new memory that the policies decide like any
+             *     detected one, so a declaration never makes a memory current that a policy would not.
              */
-            method?: string | null;
+            replaces?: string[] | null;
             /** @description Whether the writer checked it (a signature, a second source). */
             verified?: boolean | null;
         };
+        /**
+         * @description How a memory was obtained (`domain::provenance::METHODS`, kept equal by a unit test).
+         * @enum {string}
+         */
+        ProvenanceMethodDto: "observed" | "told_by_user" | "read_from_document" | "inferred" | "hearsay" | "scanned" | "web";
         /** @description Memories that answer a query, and where they disagree. */
         Recall: {
             /** @description Absent when the returned memories agree. */
@@ -3026,7 +3034,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeWriteResponse"];
                 };
             };
-            /** @description Invalid (a problem document with `errors`), also when `embedding` has another dimension than the embeddings stored already */
+            /** @description Invalid (a problem document with `errors`), also when `embedding` has another dimension than the embeddings stored already; or when a `provenance.replaces` id names no current memory of the new memory's scope */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3082,7 +3090,7 @@ export interface operations {
                     "application/json": components["schemas"]["BatchWriteResponse"];
                 };
             };
-            /** @description Invalid (a problem document with `errors`), also when an `embedding` has another dimension than the batch's first or those stored already; a `ref` repeats an earlier node's or is a UUID; or an edge's `source` or `target` is neither a `ref` of the batch nor a stored node's id */
+            /** @description Invalid (a problem document with `errors`), also when an `embedding` has another dimension than the batch's first or those stored already; a `provenance.replaces` id names no current memory of its item's scope; a `ref` repeats an earlier node's or is a UUID; or an edge's `source` or `target` is neither a `ref` of the batch nor a stored node's id */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -263,6 +263,7 @@ fn detected(old: Uuid, new: Uuid) -> DetectedConflict {
         },
         edge: Edge::system(new, old, CONTRADICTS, 0.8),
         resolve: None,
+        quarantine: false,
     }
 }
 

@@ -194,3 +194,52 @@ fn merged_content_with_another_strategy_is_invalid() {
     let errs = Resolve::parse(Uuid::nil(), "shrug", None, None, None).unwrap_err();
     assert_eq!(errs[0].pointer, "/resolution");
 }
+
+#[test]
+fn a_quarantined_new_node_is_promoted_by_keeping_it_and_dormant_when_rejected() {
+    let c = conflict(
+        node("5 mg", &[], NodeState::Active),
+        Some(node("50 mg", &[], NodeState::Quarantined)),
+        None,
+    );
+    let promote = plan(&c, &req(&c, Strategy::NewIsCurrent, None), time::now()).unwrap();
+    let Step::SetState {
+        from, to, validity, ..
+    } = &promote.steps[0]
+    else {
+        panic!("the promotion comes first: {promote:?}");
+    };
+    assert_eq!((*from, *to), (NodeState::Quarantined, NodeState::Active));
+    assert_eq!(*validity, c.new_node.as_ref().unwrap().validity);
+    assert_eq!(
+        names(&promote),
+        [
+            "node_state_changed",
+            "node_state_changed",
+            "edge_created",
+            "conflict_resolved"
+        ]
+    );
+    let both = plan(&c, &req(&c, Strategy::KeepBoth, None), time::now()).unwrap();
+    assert_eq!(
+        names(&both),
+        ["node_state_changed", "edge_created", "conflict_resolved"]
+    );
+    let reject = plan(&c, &req(&c, Strategy::OldIsCurrent, None), time::now()).unwrap();
+    let Step::SetState { to, validity, .. } = &reject.steps[0] else {
+        panic!("the rejection: {reject:?}");
+    };
+    assert_eq!(*to, NodeState::Dormant);
+    assert!(validity.corrected, "a rejected claim never held");
+
+    // Only the new side is promotable: a quarantined old side is stale.
+    let c = conflict(
+        node("5 mg", &[], NodeState::Quarantined),
+        Some(node("50 mg", &[], NodeState::Active)),
+        None,
+    );
+    assert!(matches!(
+        plan(&c, &req(&c, Strategy::OldIsCurrent, None), time::now()),
+        Err(PlanError::Stale { .. })
+    ));
+}

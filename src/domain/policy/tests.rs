@@ -81,7 +81,7 @@ fn at(seconds: i64) -> crate::domain::time::Timestamp {
 fn rule(action: Strategy, when: Match) -> Rule {
     Rule {
         name: "r".into(),
-        action,
+        action: action.into(),
         when,
         match_all: false,
     }
@@ -460,7 +460,7 @@ fn a_toml_file_loads_in_order() {
     assert_eq!(set.rules.len(), 2);
     let first = &set.rules[0];
     assert_eq!(first.name, "newer-sensor-wins");
-    assert_eq!(first.action, Strategy::NewIsCurrent);
+    assert_eq!(first.action, RuleAction::NewIsCurrent);
     assert_eq!(first.when.same_source, Some(true));
     assert_eq!(first.when.min_probability, Some(0.7));
     assert!(set.rules[1].match_all);
@@ -653,4 +653,66 @@ anonymous = 0.2
         let e = RuleSet::parse(&format!("[trust]\n{bad}\n"), Format::Toml).unwrap_err();
         assert_eq!(e.field.as_deref(), Some(field), "{bad}: {e}");
     }
+}
+
+#[test]
+fn a_quarantine_holds_back_even_a_value_layer_or_instruction_conflict() {
+    let rules = r#"
+[[rules]]
+name = "hold"
+action = "quarantine"
+match_all = true
+"#;
+    let set = RuleSet::parse(rules, Format::Toml).expect("quarantine is an action");
+    assert_eq!(set.rules[0].action, RuleAction::Quarantine);
+    assert_eq!(set.rules[0].action.strategy(), None);
+    let labelled = Case {
+        new_labels: labels(&["security"]),
+        ..Case::default()
+    };
+    // It resolves nothing and makes nothing current, so nothing holds it back.
+    let Some(Outcome::Fires(r, why)) = first_match(&set, &labelled.facts()) else {
+        panic!("a quarantine fires on a value-layer conflict");
+    };
+    assert_eq!(
+        r.note(&why, false),
+        "policy hold quarantined the new memory until a reviewer promotes (new_is_current) or \
+         rejects (old_is_current) it: matches every conflict"
+    );
+    assert!(
+        r.note(&why, true)
+            .starts_with("policy hold would quarantine")
+    );
+    let injected = Case {
+        new_injection: true,
+        ..Case::default()
+    };
+    assert!(matches!(
+        first_match(&set, &injected.facts()),
+        Some(Outcome::Fires(..))
+    ));
+}
+
+#[test]
+fn a_quarantine_needs_the_old_side_the_more_credible_for_a_credibility_gap() {
+    let mut r = rule(
+        Strategy::OldIsCurrent,
+        Match {
+            min_credibility_gap: Some(0.2),
+            ..Match::default()
+        },
+    );
+    r.action = RuleAction::Quarantine;
+    let old_better = Case {
+        old_credibility: Some(0.9),
+        new_credibility: Some(0.3),
+        ..Case::default()
+    };
+    let new_better = Case {
+        old_credibility: Some(0.3),
+        new_credibility: Some(0.9),
+        ..Case::default()
+    };
+    assert!(r.matches(&old_better.facts()).is_some());
+    assert!(r.matches(&new_better.facts()).is_none());
 }

@@ -15,7 +15,9 @@ use crate::store::nodes::{
     Change, attach_conflict_ids, check_dimension, delete_in, fetch, fetch_optional, insert,
 };
 use crate::store::units::{Open, Uncommitted, policy};
-use crate::store::{BatchJudge, DetectedConflict, StoreResult, conflicts, edges, locks, rows};
+use crate::store::{
+    BatchJudge, DetectedConflict, StoreResult, conflicts, edges, locks, rows, written_state,
+};
 
 /// Inserts `nodes` in one transaction, with no conflicts: [`crate::store::Store::create_nodes`].
 pub async fn create_many<B: Backend>(store: &B, nodes: &[NewNode]) -> StoreResult<()> {
@@ -55,6 +57,10 @@ pub async fn create<B: Backend>(
 ) -> StoreResult<(Node, Vec<Conflict>)> {
     // Tokenising happens before the write starts.
     let tokens = index_tokens(&node.title, &node.body).join(" ");
+    let node = NewNode {
+        state: written_state(&node, &found),
+        ..node
+    };
     let unresolved = found.iter().all(|h| h.resolve.is_none());
     if unresolved
         && node.embedding.is_none()
@@ -81,6 +87,10 @@ pub async fn write<B: Backend>(
     found: Vec<DetectedConflict>,
 ) -> StoreResult<Open<B, (Node, Vec<Conflict>)>> {
     let tokens = index_tokens(&node.title, &node.body).join(" ");
+    let node = NewNode {
+        state: written_state(&node, &found),
+        ..node
+    };
     write_tokenised(store, node, tokens, found).await
 }
 
@@ -172,6 +182,17 @@ async fn write_found<B: Backend>(
     embedding: &Option<Vec<u8>>,
     found: Vec<DetectedConflict>,
 ) -> StoreResult<(Node, Vec<Conflict>)> {
+    let held;
+    let node = match written_state(node, &found) {
+        s if s == node.state => node,
+        state => {
+            held = NewNode {
+                state,
+                ..node.clone()
+            };
+            &held
+        }
+    };
     let unresolved = found.iter().all(|h| h.resolve.is_none());
     if unresolved
         && embedding.is_none()
@@ -224,7 +245,8 @@ pub async fn write_batch<B: Backend>(
                 let candidates = candidates_in(store, &mut tx, &q).await?;
                 judge.judge(&b.node, candidates).await?
             }
-            None => Vec::new(),
+            // No search: what the judge knows without one (a declared replacement).
+            None => judge.judge(&b.node, Vec::new()).await?,
         };
         let (node, conflicts) =
             write_found::<B>(&mut tx, &b.node, tokens, embedding, found).await?;

@@ -34,6 +34,17 @@ pub async fn record<B: Backend>(store: &B, chunk: &SweepChunk) -> StoreResult<Op
                 queued += 1;
             }
         }
+        if found.iter().any(|h| h.quarantine) {
+            // A stored memory a policy holds back leaves the current set as a write's would.
+            B::query(
+                "update nodes set state = 'quarantined', updated_at = $2 \
+                 where node_id = $1 and state = 'active'",
+            )
+            .arg(Id(*node))
+            .arg(Ts(chunk.at))
+            .run(&mut tx)
+            .await?;
+        }
     }
     let recorded = B::query(
         "update sweeps set checkpoint = $3, compared = compared + $4, queued = queued + $5, \

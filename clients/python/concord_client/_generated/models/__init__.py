@@ -46,6 +46,7 @@ from .policy_match_dto import PolicyMatchDto
 from .policy_rule_dto import PolicyRuleDto
 from .problem import Problem
 from .provenance_dto import ProvenanceDto
+from .provenance_method_dto import ProvenanceMethodDto
 from .recall import Recall
 from .recall_conflict import RecallConflict
 from .recommendation_dto import RecommendationDto
@@ -119,6 +120,7 @@ __all__ = (
     "PolicyRuleDto",
     "Problem",
     "ProvenanceDto",
+    "ProvenanceMethodDto",
     "Recall",
     "RecallConflict",
     "RecommendationDto",

@@ -5,6 +5,7 @@ class NodeStateDto(str, Enum):
     ACTIVE = "active"
     ARCHIVED = "archived"
     DORMANT = "dormant"
+    QUARANTINED = "quarantined"
 
     def __str__(self) -> str:
         return str(self.value)
