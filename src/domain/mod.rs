@@ -23,6 +23,7 @@ pub mod resolution;
 pub mod restatement;
 pub mod retrieval;
 pub mod revert;
+pub mod stamp;
 pub mod sweep;
 pub mod time;
 pub mod timeline;

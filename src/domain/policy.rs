@@ -144,8 +144,9 @@ pub struct Match {
     pub new: Option<SideMatch>,
     /// Conditions on the stored memory's evidence strength.
     pub old: Option<SideMatch>,
-    /// `true`: the new memory is later in valid time (its `observed_at` is after the stored
-    /// one's); `false`: it is not. `prefer-recent` alone cannot say which side that is.
+    /// `true`: the new memory is later in valid time (its "as of" stamp, else its
+    /// `observed_at`, is after the stored one's); `false`: it is earlier. Equal instants match
+    /// neither. `prefer-recent` alone cannot say which side that is.
     pub new_is_later: Option<bool>,
 }
 
@@ -207,7 +208,8 @@ pub struct SideFacts<'a> {
     pub evidence: f64,
     /// The text reads as an instruction to the store.
     pub injection: bool,
-    /// Valid time: when the memory was observed.
+    /// Valid time: when the memory's statement starts to hold (its "as of" stamp, else its
+    /// `observed_at`).
     pub observed_at: Timestamp,
 }
 
@@ -326,12 +328,14 @@ impl Rule {
             }
         }
         if let Some(later) = m.new_is_later {
-            ((f.new.observed_at > f.old.observed_at) == later).then_some(())?;
+            // Strict both ways: two statements of the same instant are neither.
+            let (new, old) = (f.new.observed_at, f.old.observed_at);
+            (if later { new > old } else { new < old }).then_some(())?;
             why.push(
                 if later {
                     "the new memory is later in valid time"
                 } else {
-                    "the new memory is not later in valid time"
+                    "the new memory is earlier in valid time"
                 }
                 .to_owned(),
             );

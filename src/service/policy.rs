@@ -4,9 +4,10 @@
 
 use crate::config::Settings;
 use crate::domain::conflict::{NewConflict, Recommendation};
-use crate::domain::evidence;
 use crate::domain::node::Node;
 use crate::domain::plan::Resolve;
+use crate::domain::time::Timestamp;
+use crate::domain::{evidence, stamp};
 use std::sync::Arc;
 
 use crate::domain::policy::{self, Facts, Outcome, PolicyMark, Rule, RuleSet, SideFacts, Trust};
@@ -78,7 +79,7 @@ impl Policies {
                 credibility: credibility_of(credibility, &old.scope, old.source.as_deref()),
                 evidence: old_evidence.strength,
                 injection: old_evidence.injection,
-                observed_at: old.observed_at,
+                observed_at: valid_from(&old.title, &old.body, old.observed_at),
             },
             new: SideFacts {
                 labels: new.labels,
@@ -87,7 +88,7 @@ impl Policies {
                 credibility: credibility_of(credibility, new.scope, new.source),
                 evidence: new_evidence.strength,
                 injection: new_evidence.injection,
-                observed_at: new.observed_at,
+                observed_at: valid_from(new.title, new.body, new.observed_at),
             },
         };
         let (rule, why, held_back) = match policy::first_match(&self.rules, &facts)? {
@@ -101,6 +102,15 @@ impl Policies {
             held_back,
         })
     }
+}
+
+/// When a side's statement starts to hold, for `new_is_later`: its "as of" stamp when its
+/// text has one, so that of two stamped statements the earlier stamp is history whichever
+/// was written last; else its `observed_at`.
+fn valid_from(title: &str, body: &str, observed_at: Timestamp) -> Timestamp {
+    stamp::stamped(body)
+        .or_else(|| stamp::stamped(title))
+        .unwrap_or(observed_at)
 }
 
 impl Firing {

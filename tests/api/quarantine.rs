@@ -22,6 +22,7 @@ crate::on_both_databases!(
     a_declared_replacement_goes_through_the_policies,
     without_policies_a_declared_replacement_is_queued_for_a_person,
     a_declared_replacement_must_name_a_current_memory_of_the_scope,
+    as_of_statements_are_ordered_by_their_stamps_not_by_when_they_were_written,
 );
 
 /// The example policy file the README shows.
@@ -453,4 +454,46 @@ async fn a_declared_replacement_must_name_a_current_memory_of_the_scope(app: Tes
     assert_eq!(batch.pointers(), ["/nodes/1/provenance/replaces/0"]);
     let all = app.get("/nodes?state=active").await.json();
     assert_eq!(ids(&all, "items"), [id(&elsewhere)], "nothing was written");
+}
+
+async fn as_of_statements_are_ordered_by_their_stamps_not_by_when_they_were_written(app: TestApp) {
+    // Arrange
+    let app = with_example(&app);
+    let team = |body: &str| json!({"title": "Team size", "body": body});
+    let march = app
+        .post(
+            "/nodes",
+            team("As of March 2024, the team has 12 engineers."),
+        )
+        .await;
+    march.assert_status(StatusCode::CREATED);
+    let march = march.json()["node"].clone();
+
+    // Act: an earlier stamp written later, then a later stamp.
+    let january = app
+        .post(
+            "/nodes",
+            team("As of January 2024, the team has 10 engineers."),
+        )
+        .await;
+    let after_january = state_of(&app, &id(&march)).await;
+    let may = app
+        .post("/nodes", team("As of May 2024, the team has 15 engineers."))
+        .await;
+
+    // Assert
+    let history = only_hit(&january);
+    assert_eq!(
+        history["resolved_by"], "policy:earlier-statement-is-history",
+        "{history}"
+    );
+    assert_eq!(january.json()["node"]["state"], "dormant");
+    assert_eq!(after_january, "active");
+    let update = only_hit(&may);
+    assert_eq!(
+        update["resolved_by"], "policy:supported-update-wins",
+        "{update}"
+    );
+    assert_eq!(state_of(&app, &id(&march)).await, "dormant");
+    assert_eq!(state_of(&app, &id(&may.json()["node"])).await, "active");
 }

@@ -381,6 +381,11 @@ fn new_is_later_compares_valid_time() {
     assert!(!matches(when(true), &earlier));
     assert!(matches(when(false), &earlier));
     assert!(!matches(when(false), &later));
+    let same = Case {
+        new_observed: later.old_observed,
+        ..Case::default()
+    };
+    assert!(!matches(when(true), &same) && !matches(when(false), &same));
 }
 
 #[test]
