@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # MCP end to end: the official MCP Python SDK (`mcp` from PyPI, installed into target/mcp-venv)
 # drives `concord serve` over Streamable HTTP and `concord mcp` over stdio, on SQLite and, when
-# a server is reachable, on PostgreSQL (a fresh database, dropped after). With CI=true a
-# missing PostgreSQL fails instead of being skipped.
+# a server is reachable, on PostgreSQL (a fresh database, dropped after). Each host
+# configuration snippet in examples/mcp is run too, launched or connected as its host would.
+# With CI=true a missing PostgreSQL fails instead of being skipped.
 #   PG_URL  server to use (default postgres://postgres@127.0.0.1:5432)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

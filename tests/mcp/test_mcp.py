@@ -4,7 +4,11 @@ Starts `concord serve` (with an API key) on a free loopback port against the dat
 --database-url, then connects over Streamable HTTP (protocol revisions 2026-07-28 and
 2025-11-25) and over stdio (`concord mcp`), lists the tools, calls every tool with valid and
 invalid arguments, reads the resource and the prompt, checks the HTTP guards (401, 403, 413)
-and races MCP against REST on one conflict. Exits non-zero on the first failure.
+and races MCP against REST on one conflict. Then runs every host configuration snippet in
+examples/mcp as its host would: a stdio entry is launched (the binary for its command, the test's
+database for its --database-url, its env applied), a URL entry is connected to the test server
+(host and port swapped, its headers sent once the host's variables are expanded); each
+initializes, lists the tools and calls remember then recall. Exits non-zero when a case fails.
 """
 
 from __future__ import annotations
@@ -13,12 +17,15 @@ import argparse
 import asyncio
 import json
 import os
+import pathlib
+import re
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 import traceback
+import urllib.parse
 import uuid
 
 import httpx2
@@ -39,6 +46,8 @@ TOOLS = {
 CONFLICT_TYPES = {"direct-contradiction", "numeric-mismatch", "temporal-mismatch", "scope-mismatch"}
 RESOLUTIONS = {"prefer-recent", "prefer-authoritative", "escalate-to-user"}
 INVALID_PARAMS = -32602
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "mcp"
 
 
 class Server:
@@ -404,10 +413,191 @@ async def resolve_concurrently(server: Server) -> None:
         check(len(edges["items"]) == 1, f"one supersedes edge: {edges}")
 
 
+# The MCP hosts whose configuration snippets live in examples/mcp, by file name: where the host
+# keeps its servers, which transports its file can declare, and how it expands variables in
+# command, args, env, url and headers. A snippet file that no host claims fails the run, so a new
+# one cannot go untested.
+SNIPPET_HOSTS = {
+    # Claude Desktop launches local commands only (remote servers are added as connectors in the
+    # app) and expands no variables.
+    "claude_desktop_config.json": {"host": "Claude Desktop", "servers": "mcpServers", "types": {"stdio"},
+                                   "needs_type": False, "vars": ()},
+    # Claude Code's .mcp.json: `type` "http" for a URL; ${VAR} and ${VAR:-default} from the environment.
+    "claude-code.mcp.json": {"host": "Claude Code", "servers": "mcpServers", "types": {"stdio", "http"},
+                             "needs_type": False, "vars": ("shell",)},
+    # Cursor's .cursor/mcp.json: `url` (Streamable HTTP) or `command`; ${env:NAME}, ${userHome}.
+    "cursor.mcp.json": {"host": "Cursor", "servers": "mcpServers", "types": {"stdio", "http"},
+                        "needs_type": False, "vars": ("env", "userHome", "workspaceFolder")},
+    # VS Code's .vscode/mcp.json: top-level `servers`, `type` required; ${input:id} prompts for a
+    # value declared in `inputs`, plus ${env:NAME}, ${userHome}, ${workspaceFolder}.
+    "vscode.mcp.json": {"host": "VS Code", "servers": "servers", "types": {"stdio", "http"},
+                        "needs_type": True, "vars": ("input", "env", "userHome", "workspaceFolder")},
+    "vscode-stdio.mcp.json": {"host": "VS Code", "servers": "servers", "types": {"stdio", "http"},
+                              "needs_type": True, "vars": ("input", "env", "userHome", "workspaceFolder")},
+}
+# The environment the host starts in: the key a snippet reads with ${CONCORD_API_KEY} or
+# ${env:CONCORD_API_KEY}. A VS Code ${input:...} prompt is answered with the same key.
+SNIPPET_ENV = {"CONCORD_API_KEY": KEY}
+VARIABLE = re.compile(r"\$\{([^}]*)\}")
+
+
+def expand(value: str, spec: dict, inputs: dict, where: str) -> str:
+    """Expands the host's variables in one string as the host would; anything left over fails."""
+    check(isinstance(value, str), f"{where}: a string, got {value!r}")
+
+    def one(m: re.Match) -> str:
+        name = m.group(1)
+        if "shell" in spec["vars"]:
+            var, _, default = name.partition(":-")
+            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", var):
+                if var in SNIPPET_ENV:
+                    return SNIPPET_ENV[var]
+                check(":-" in name, f"{where}: ${{{var}}} is unset and has no default")
+                return default
+        if "env" in spec["vars"] and name.startswith("env:") and name[4:] in SNIPPET_ENV:
+            return SNIPPET_ENV[name[4:]]
+        if "input" in spec["vars"] and name.startswith("input:"):
+            check(name[6:] in inputs, f"{where}: ${{{name}}} names no promptString in `inputs`")
+            return KEY
+        if name in ("userHome", "workspaceFolder") and name in spec["vars"]:
+            return str(pathlib.Path.home()) if name == "userHome" else str(ROOT)
+        raise AssertionError(f"{where}: {spec['host']} would not expand ${{{name}}}")
+
+    return VARIABLE.sub(one, value)
+
+
+def load_snippets(directory: pathlib.Path) -> list:
+    """(file, server name, host spec, entry, declared inputs) for every server of every snippet."""
+    files = sorted(p for p in directory.iterdir() if p.suffix == ".json")
+    check(files, f"no snippets in {directory}")
+    unknown = [p.name for p in files if p.name not in SNIPPET_HOSTS]
+    check(not unknown, f"no host known for {unknown}: add them to SNIPPET_HOSTS")
+    missing = [name for name in SNIPPET_HOSTS if not (directory / name).is_file()]
+    check(not missing, f"snippets gone from {directory}: {missing}")
+    readme = (directory / "README.md").read_text(encoding="utf-8")
+    out = []
+    for path in files:
+        spec = SNIPPET_HOSTS[path.name]
+        check(f"`{path.name}`" in readme, f"{directory.name}/README.md explains `{path.name}`")
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as e:
+            raise AssertionError(f"{path.name} is not JSON: {e}") from e
+        check(isinstance(doc, dict), f"{path.name}: an object at the top")
+        servers = doc.get(spec["servers"])
+        check(isinstance(servers, dict) and servers, f"{path.name}: servers under `{spec['servers']}`")
+        inputs = {}
+        for i in doc.get("inputs", []) if "input" in spec["vars"] else []:
+            check(i.get("type") == "promptString" and i.get("id"), f"{path.name}: input {i}")
+            check(i.get("password") is True, f"{path.name}: input {i['id']} hides what is typed (password)")
+            inputs[i["id"]] = i
+        for name, entry in servers.items():
+            check(isinstance(entry, dict), f"{path.name}: server {name} is an object")
+            out.append((path.name, name, spec, entry, inputs))
+    return out
+
+
+def snippet_transport(file: str, name: str, spec: dict, entry: dict, inputs: dict,
+                      binary: str, database_url: str, server: Server):
+    """What the host would connect with: (transport name, StdioServerParameters or transport)."""
+    where = f"{file}: {name}"
+    kind = entry.get("type")
+    check(kind is not None or not spec["needs_type"], f"{where}: {spec['host']} needs `type`")
+    if kind is None:
+        check(("command" in entry) != ("url" in entry), f"{where}: either `command` or `url`")
+        kind = "stdio" if "command" in entry else "http"
+    check(kind in spec["types"], f"{where}: {spec['host']} does not take type {kind!r} here")
+    known = {"type", "command", "args", "env"} if kind == "stdio" else {"type", "url", "headers"}
+    check(set(entry) <= known, f"{where}: fields {sorted(set(entry) - known)} are not for {kind}")
+    if kind == "stdio":
+        command = expand(entry.get("command"), spec, inputs, f"{where} command")
+        check(re.fullmatch(r"concord(\.exe)?", pathlib.PurePath(command).name or ""), f"{where}: runs {command}")
+        args = [expand(a, spec, inputs, f"{where} args") for a in entry.get("args", [])]
+        check(args[:1] == ["mcp"], f"{where}: args start with the `mcp` subcommand: {args}")
+        swapped = []
+        for i, a in enumerate(args):
+            if a == "--database-url":
+                check(i + 1 < len(args), f"{where}: --database-url without a value")
+                swapped.append(i + 1)
+            elif a.startswith("--database-url="):
+                args[i] = f"--database-url={database_url}"
+                swapped.append(-1)
+        check(len(swapped) == 1, f"{where}: names its database once with --database-url: {args}")
+        for i in swapped:
+            if i >= 0:
+                check(re.match(r"(sqlite|postgres(ql)?)://", args[i]), f"{where}: a database URL: {args[i]}")
+                args[i] = database_url
+        env = entry.get("env", {})
+        check(isinstance(env, dict), f"{where}: env is an object")
+        env = {k: expand(v, spec, inputs, f"{where} env {k}") for k, v in env.items()}
+        return "stdio", StdioServerParameters(command=binary, args=args, env=env)
+    url = urllib.parse.urlsplit(expand(entry.get("url"), spec, inputs, f"{where} url"))
+    check(url.scheme == "http" and url.hostname in ("127.0.0.1", "localhost"), f"{where}: a loopback URL: {url}")
+    url = url._replace(netloc=f"127.0.0.1:{server.port}").geturl()
+    headers = entry.get("headers", {})
+    check(isinstance(headers, dict), f"{where}: headers is an object")
+    headers = {k: expand(v, spec, inputs, f"{where} header {k}") for k, v in headers.items()}
+    check(headers.get("Authorization") == f"Bearer {KEY}", f"{where}: sends the key as a Bearer token")
+    return "Streamable HTTP", streamable_http_client(url, http_client=create_mcp_http_client(headers=headers))
+
+
+async def run_snippet(file: str, name: str, transport) -> None:
+    """Initializes as the hosts do (the handshake), lists the tools, remembers and recalls once."""
+    tag = re.sub(r"[^a-z0-9]", "", f"snippet{file.split('.')[0]}{name}".lower())
+    async with Client(transport, mode="legacy", client_info=Implementation(name=tag, version="1.0")) as client:
+        check(client.protocol_version == "2025-11-25", f"{file}: negotiated {client.protocol_version}")
+        check(client.server_info is None or client.server_info.name == "concord", f"{client.server_info}")
+        await tools_are_listed(client)
+        stored, _ = await call(client, "remember", {"title": f"{tag} editor theme",
+                                                    "body": f"The {tag} editor theme is solarized",
+                                                    "scope": f"scope-{tag}"})
+        found, text = await call(client, "recall", {"query": f"{tag} editor theme"})
+        ids = [s["id"] for s in found["sources"]]
+        check(stored["node"]["id"] in ids, f"{file}: recall finds what remember stored: {found}")
+        check("solarized" in text, f"{file}: in words: {text}")
+
+
+def leaf_errors(e: BaseException) -> str:
+    """The errors inside (nested) exception groups, in words."""
+    inner = getattr(e, "exceptions", None)  # an ExceptionGroup, from anyio's task groups
+    if isinstance(inner, (list, tuple)) and inner:
+        return "; ".join(leaf_errors(x) for x in inner)
+    return f"{type(e).__name__}: {e}"
+
+
+def snippet_cases(directory: pathlib.Path, binary: str, database_url: str, server: Server) -> list:
+    """One case per server of every snippet file; a folder that does not load is one failing case."""
+    directory = directory.resolve()
+    try:
+        snippets = load_snippets(directory)
+    except Exception as e:
+        failure = e
+
+        async def broken():
+            raise failure
+
+        return [(f"snippets in {directory}", broken)]
+    cases = []
+    for file, name, spec, entry, inputs in snippets:
+        async def case(file=file, name=name, spec=spec, entry=entry, inputs=inputs):
+            kind, transport = snippet_transport(file, name, spec, entry, inputs, binary, database_url, server)
+            try:
+                # A transport that never answers fails the case instead of hanging the run.
+                await asyncio.wait_for(run_snippet(file, name, transport), timeout=60)
+            except Exception as e:
+                raise AssertionError(f"{file}: {name} over {kind}: {leaf_errors(e)}") from e
+
+        kind = entry.get("type") or ("stdio" if "command" in entry else "http")
+        shown = directory.relative_to(ROOT) if directory.is_relative_to(ROOT) else directory
+        cases.append((f"snippet {shown}/{file} ({spec['host']}, {name}, {kind})", case))
+    return cases
+
+
 async def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     ap.add_argument("--database-url", required=True)
+    ap.add_argument("--examples", type=pathlib.Path, default=EXAMPLES, help="the snippets' folder")
     args = ap.parse_args()
     server = Server(args.bin, args.database_url)
     cases = [
@@ -419,6 +609,7 @@ async def main() -> int:
         ("stdio (concord mcp)", lambda: over_stdio(args.bin, args.database_url)),
         ("401 / 403 / 413 on /mcp", lambda: http_guards(server)),
         ("MCP and REST resolve one conflict concurrently", lambda: resolve_concurrently(server)),
+        *snippet_cases(args.examples, args.bin, args.database_url, server),
     ]
     failed = 0
     try:
