@@ -1,7 +1,7 @@
 // concord's review console. Talks only to concord's own routes: GET /conflicts,
 // GET /conflicts/{id}, GET /conflicts/stats, POST /conflicts/{id}/resolve,
 // POST /conflicts/{id}/revert, GET /conflicts/{id}/history, GET /nodes/{id}/versions,
-// GET /nodes/{id}/timeline, GET /sources, GET /events, GET /sweeps.
+// GET /nodes/{id}/timeline, GET /nodes?state=quarantined, GET /sources, GET /events, GET /sweeps.
 (function () {
   'use strict';
 
@@ -17,13 +17,14 @@
 
   // ---- state -------------------------------------------------------------------------------
   const state = {
-    filters: { status: 'pending', type: '', label: '', by: '', order: 'oldest' },
+    filters: { status: 'pending', type: '', label: '', by: '', order: 'oldest', quarantined: false },
     me: null,           // the key this console runs as (`GET /me`), once known
     pageSize: 50,       // ?limit= in the page's address changes it
     listChars: 300,     // the queue lists bodies cut to this; an opened conflict is fetched whole
     items: [],          // loaded conflicts, in queue order
     nextCursor: null,
     pendingTotal: null,
+    capped: false,      // the quarantine queue holds more than it shows (QUARANTINE_CAP)
     selectedId: null,
     pos: 0,             // queue position of the selection (kept when it leaves the list)
     current: null,      // the conflict shown
@@ -85,6 +86,19 @@
   function titleOf(c) {
     return c.old_node?.title || c.new_node?.title || 'Untitled';
   }
+
+  // A policy held the conflict's new memory back (state `quarantined`): not current until a
+  // reviewer promotes it (new is current) or rejects it (old is current).
+  const quarantined = (c) => c?.new_node?.state === 'quarantined';
+  const held = (c) => c?.status === 'pending' && quarantined(c);
+
+  // The rule that quarantined it, when a policy did.
+  function quarantineRule(c) {
+    const p = c.detection?.policy;
+    return p && p.action === 'quarantine' && !p.dry_run ? p.name : null;
+  }
+
+  const quarantineBadge = () => el('span', { class: 'badge quarantined', text: 'Quarantined' });
 
   // Text with its `code` spans as <code> elements: a list of strings and elements for el(),
   // every piece inserted as text.
@@ -374,6 +388,7 @@
     if (f.type && c.conflict_type !== f.type) return false;
     if (f.label && !labelsOf(c).includes(f.label.trim().toLowerCase())) return false;
     if (f.by && f.status !== 'pending' && !resolvedBy(c, f.by)) return false;
+    if (f.quarantined && !held(c)) return false;
     return true;
   }
 
@@ -397,7 +412,8 @@
   let pendingTimer = null;
   let pendingSeq = 0;
   function refreshPending() {
-    if (pendingTimer) return;
+    // The quarantine queue is loaded whole: what it shows is what waits.
+    if (pendingTimer || state.filters.quarantined) return;
     pendingTimer = setTimeout(async () => {
       pendingTimer = null;
       const seq = ++pendingSeq;
@@ -411,10 +427,60 @@
     }, 50);
   }
 
+  // The quarantine queue: every pending conflict whose new memory is quarantined. It is read
+  // from the quarantined memories themselves (`GET /nodes?state=quarantined`, each with its
+  // pending `conflict_ids`), so it is complete however deep in the queue they wait; their
+  // conflicts are then read whole, and filtered and ordered here.
+  const QUARANTINE_CAP = 1000;
+  async function quarantineQueue() {
+    const ids = new Set();
+    let cursor = null;
+    do {
+      const q = new URLSearchParams({ state: 'quarantined', limit: '200' });
+      if (cursor) q.set('cursor', cursor);
+      const page = await api('GET', `/nodes?${q}`);
+      for (const n of page.items) for (const id of n.conflict_ids || []) ids.add(id);
+      cursor = page.next_cursor;
+    } while (cursor);
+    // IDs are UUID v7, so their order is the order the conflicts were queued in.
+    const wanted = [...ids].sort();
+    if (state.filters.order === 'newest') wanted.reverse();
+    const capped = wanted.length > QUARANTINE_CAP;
+    wanted.length = Math.min(wanted.length, QUARANTINE_CAP);
+    const found = [];
+    let next = 0;
+    // A few at a time.
+    await Promise.all(Array.from({ length: Math.min(6, wanted.length) }, async () => {
+      while (next < wanted.length) {
+        const id = wanted[next++];
+        try {
+          found.push(await fetchConflict(id));
+        } catch (e) {
+          if (!(e instanceof Problem && e.status === 404)) throw e; // resolved and gone since
+        }
+      }
+    }));
+    const sign = state.filters.order === 'newest' ? -1 : 1;
+    const items = found.filter(matchesFilters).sort((a, b) => sign * (
+      a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
+    return { items, capped };
+  }
+
   async function loadQueue() {
     const seq = ++state.loadSeq;
     $('queue-summary').textContent = 'Loading…';
     try {
+      if (state.filters.quarantined) {
+        const { items, capped } = await quarantineQueue();
+        if (seq !== state.loadSeq) return;
+        state.items = items;
+        state.nextCursor = null;
+        state.pendingTotal = null;
+        state.capped = capped;
+        renderQueue();
+        return;
+      }
+      state.capped = false;
       const page = await api('GET', `/conflicts?${queryString()}`);
       if (seq !== state.loadSeq) return;
       state.items = page.items;
@@ -451,7 +517,8 @@
     const recText = rec.strategy ? STRATEGY_WORDS[rec.strategy] : 'ask a person';
     const labels = labelsOf(c);
     const selected = c.id === state.selectedId;
-    return el('li', { 'data-id': c.id, class: selected ? 'selected' : null },
+    const cls = [selected ? 'selected' : '', quarantined(c) ? 'quarantined' : ''].join(' ').trim();
+    return el('li', { 'data-id': c.id, class: cls || null },
       el('button', {
         type: 'button',
         class: 'item',
@@ -463,6 +530,7 @@
         el('span', { class: `type t-${c.conflict_type}`, text: words(c.conflict_type) }),
         el('time', { datetime: c.created_at, title: when(c.created_at), text: age(c.created_at) }),
         el('span', { class: 'rec', text: `→ ${recText}` }),
+        quarantined(c) ? quarantineBadge() : null,
         c.status !== 'pending' ? el('span', { class: 'status', text: c.status }) : null),
       labels.length ? el('span', { class: 'labels' }, labels.map((l) => el('span', { class: 'label', text: l }))) : null));
   }
@@ -472,9 +540,15 @@
     list.replaceChildren(...state.items.map(queueItem));
     const f = state.filters;
     const shown = state.items.length;
-    const what = f.status === 'all' ? 'conflicts' : `${f.status} conflicts`;
-    let text = shown ? `${shown} ${what} shown` : `No ${what} match.`;
-    if (state.pendingTotal !== null && f.status !== 'resolved') text += ` · ${state.pendingTotal} pending match the filters`;
+    let text;
+    if (f.quarantined) {
+      text = shown ? `${shown} quarantined ${shown === 1 ? 'conflict' : 'conflicts'} shown` : 'No quarantined conflicts match.';
+      if (state.capped) text += ` (only the ${f.order} ${QUARANTINE_CAP} are listed)`;
+    } else {
+      const what = f.status === 'all' ? 'conflicts' : `${f.status} conflicts`;
+      text = shown ? `${shown} ${what} shown` : `No ${what} match.`;
+      if (state.pendingTotal !== null && f.status !== 'resolved') text += ` · ${state.pendingTotal} pending match the filters`;
+    }
     $('queue-summary').textContent = text;
     $('more').hidden = !state.nextCursor;
   }
@@ -595,7 +669,8 @@
       ]
       : [['Stored as', side === 'new' && c.new_content !== null ? 'text only (no node yet)' : 'deleted since']];
     return el('section', { class: `side ${side}`, 'aria-labelledby': `side-${side}` },
-      el('h3', { id: `side-${side}` }, heading, node ? null : el('span', { class: 'muted', text: ' (no node)' })),
+      el('h3', { id: `side-${side}` }, heading, node ? null : el('span', { class: 'muted', text: ' (no node)' }),
+        side === 'new' && quarantined(c) ? [' ', quarantineBadge()] : null),
       facts(rows),
       bodyView(text, other, side, evidence),
       node ? el('details', { class: 'versions', id: `versions-${side}` },
@@ -750,27 +825,46 @@
     }
     const pending = c.status === 'pending';
     const rec = c.recommendation.strategy;
-    const button = (key, strategy, label) => el('button', {
+    const button = (key, strategy, label, title) => el('button', {
       type: 'button',
       class: rec === strategy ? 'decide recommended' : 'decide',
       disabled: !pending,
       'aria-keyshortcuts': key,
+      title,
       onclick: () => decide(strategy),
     }, el('kbd', { text: key }), ` ${label}`);
-    return el('div', { class: 'decisions', role: 'group', 'aria-label': 'Decision' },
-      button('1', 'new_is_current', 'New is current'),
-      button('2', 'old_is_current', 'Old is current'),
+    // A quarantined new memory waits to be promoted or rejected: the same two keys, said so.
+    const q = pending && quarantined(c);
+    return el('div', { class: q ? 'decisions held' : 'decisions', role: 'group', 'aria-label': 'Decision' },
+      q ? button('1', 'new_is_current', 'Promote', 'Promote the quarantined memory: it becomes current, the old one goes dormant (new is current)')
+        : button('1', 'new_is_current', 'New is current'),
+      q ? button('2', 'old_is_current', 'Reject', 'Reject the quarantined memory: it goes dormant, the old one stays current (old is current)')
+        : button('2', 'old_is_current', 'Old is current'),
       el('label', { class: 'reason' }, el('span', { text: 'Reason' }),
         el('select', { id: 'reason', disabled: !pending, title: 'Why the losing side stops holding (new is current / old is current only)' },
           el('option', { value: '', text: 'let concord choose' }),
           el('option', { value: 'update', text: 'update: it held until then' }),
           el('option', { value: 'correction', text: 'correction: it never held' }))),
-      button('3', 'keep_both', 'Keep both'),
+      button('3', 'keep_both', 'Keep both', q ? 'Keep both current: this promotes the quarantined memory too' : null),
       button('4', 'merge', 'Merge…'),
       el('label', { class: 'note' }, el('span', {}, el('kbd', { text: 'n' }), ' Note'),
         el('input', { id: 'note', type: 'text', disabled: !pending, autocomplete: 'off', placeholder: 'sent with the decision' })),
       el('button', { type: 'button', id: 'undo', 'aria-keyshortcuts': 'u', onclick: undo },
         el('kbd', { text: 'u' }), ' Undo last'));
+  }
+
+  // Why the new memory waits, and what the two decisions do with it.
+  function quarantineView(c) {
+    if (!quarantined(c)) return null;
+    const rule = quarantineRule(c);
+    return el('section', { class: 'quarantine', 'aria-labelledby': 'quarantine-title' },
+      el('h3', { id: 'quarantine-title' }, quarantineBadge(), rule ? ` by policy ${rule}` : ' new memory'),
+      el('p', {}, 'The new memory is kept out of current reads and recall until a reviewer ',
+        el('strong', { text: 'promotes' }), ' it (', el('kbd', { text: '1' }), ': it becomes current, the old one goes dormant) or ',
+        el('strong', { text: 'rejects' }), ' it (', el('kbd', { text: '2' }), ': it goes dormant).'),
+      c.note && c.status === 'pending'
+        ? el('p', { class: 'quarantine-reason' }, el('strong', { text: 'Reason: ' }), rich(c.note))
+        : null);
   }
 
   function resolutionView(c) {
@@ -806,7 +900,8 @@
       el('p', { class: 'recommendation' },
         el('strong', { text: 'Recommendation: ' }),
         `${recWhat} (${words(rec.resolution)}). `, rich(rec.reasoning)),
-      c.note && c.status === 'pending' ? el('p', { class: 'queued-note' }, 'Note when queued: ', rich(c.note)) : null,
+      quarantineView(c),
+      c.note && c.status === 'pending' && !quarantined(c) ? el('p', { class: 'queued-note' }, 'Note when queued: ', rich(c.note)) : null,
       resolutionView(c),
       c.status === 'resolved' && (c.old_node || c.new_node)
         ? el('section', { class: 'timeline', 'aria-labelledby': 'timeline-title' },
@@ -1020,7 +1115,11 @@
       state.undo.push({ id: c.id, title: titleOf(c) });
       const again = res.replayed ? ' (it already was; nothing changed)' : '';
       const why = res.reason ? ` (reason: ${res.reason}, ${res.reason_inferred ? 'chosen by concord' : 'as you chose'})` : '';
-      report(`Resolved "${titleOf(c)}" as "${STRATEGY_WORDS[strategy]}"${why}${again}:`, res.actions, c);
+      const as = `as "${STRATEGY_WORDS[strategy]}"`;
+      let head = `Resolved "${titleOf(c)}" ${as}`;
+      if (held(c) && strategy === 'new_is_current') head = `Promoted the quarantined memory of "${titleOf(c)}": resolved ${as}`;
+      else if (held(c) && strategy === 'old_is_current') head = `Rejected the quarantined memory of "${titleOf(c)}": resolved ${as}`;
+      report(`${head}${why}${again}:`, res.actions, c);
       refreshStats();
       refreshSources();
       afterDecision(c.id);
@@ -1258,14 +1357,26 @@
       ev.preventDefault(); step(-1);
     } else if (k === 'u') {
       ev.preventDefault(); undo();
+    } else if (k === 'q') {
+      ev.preventDefault(); toggleQuarantine();
     } else if (k === '?') {
       ev.preventDefault(); $('help-dialog').showModal(); $('help-close').focus();
     }
   }
 
   // ---- start -------------------------------------------------------------------------------
-  function readFilters() {
+  // `changed`: the field the reviewer just set, which wins over those it contradicts.
+  function readFilters(changed) {
     const form = $('filters');
+    const q = form.quarantined;
+    // The quarantine queue is pending conflicts only, which have no resolver; choosing another
+    // status or a resolver leaves it.
+    if (q.checked && changed === q) {
+      form.status.value = 'pending';
+      form.by.value = '';
+    } else if (q.checked && (form.status.value !== 'pending' || form.by.value.trim())) {
+      q.checked = false;
+    }
     // Only resolved conflicts have a resolver: filtering by one shows resolved ones.
     if (form.by.value.trim() && form.status.value === 'pending') form.status.value = 'resolved';
     state.filters = {
@@ -1274,11 +1385,12 @@
       label: form.label.value.trim(),
       by: form.by.value.trim(),
       order: form.order.value,
+      quarantined: q.checked,
     };
-    const q = new URLSearchParams();
-    for (const [k, v] of Object.entries(state.filters)) if (v) q.set(k, v);
-    if (state.pageSize !== 50) q.set('limit', state.pageSize);
-    history.replaceState(null, '', `${location.pathname}?${q}${location.hash}`);
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(state.filters)) if (v) query.set(k, v === true ? '1' : v);
+    if (state.pageSize !== 50) query.set('limit', state.pageSize);
+    history.replaceState(null, '', `${location.pathname}?${query}${location.hash}`);
   }
 
   function applyFiltersFromUrl() {
@@ -1293,7 +1405,17 @@
       if (field.tagName === 'SELECT' && ![...field.options].some((o) => o.value === v)) continue;
       field.value = v;
     }
-    readFilters();
+    const box = form.elements.quarantined;
+    box.checked = ['1', 'true'].includes(q.get('quarantined'));
+    readFilters(box.checked ? box : undefined);
+  }
+
+  // `q`: the quarantine queue, or everything again.
+  function toggleQuarantine() {
+    const q = $('filters').quarantined;
+    q.checked = !q.checked;
+    readFilters(q);
+    loadQueue();
   }
 
   async function start() {
@@ -1305,7 +1427,7 @@
       loadQueue();
     });
     $('filters').addEventListener('change', (ev) => {
-      if (ev.target.tagName === 'SELECT') { readFilters(); loadQueue(); }
+      if (ev.target.tagName === 'SELECT' || ev.target.type === 'checkbox') { readFilters(ev.target); loadQueue(); }
     });
     $('more').addEventListener('click', loadMore);
     $('problem-close').addEventListener('click', clearProblem);

@@ -1,5 +1,5 @@
-"""Fixtures for the review console's browser tests: a concord server (and a second one with API
-keys) on the database run.sh names, an HTTP client to seed and check data through the API, and
+"""Fixtures for the review console's browser tests: a concord server (a second one with API keys,
+a third with the example resolution policies) on the databases run.sh names, an HTTP client to seed and check data through the API, and
 Playwright pages driving the system Chromium that record every request they make."""
 
 import json
@@ -11,6 +11,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -18,6 +19,8 @@ from playwright.sync_api import expect, sync_playwright
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 API_KEY = "browser-test-key"
+# The README's "Trust and quarantine" example: weak or untrusted claims wait in quarantine.
+QUARANTINE_POLICIES = Path(__file__).resolve().parents[2] / "examples/policies/trust-and-quarantine.toml"
 
 expect.set_options(timeout=10_000)
 
@@ -87,13 +90,15 @@ def free_port():
 
 
 class Server:
-    def __init__(self, database_url, keys=None):
+    def __init__(self, database_url, keys=None, policies=None):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         args = [os.environ["CONCORD_BIN"], "serve", "--bind", f"127.0.0.1:{self.port}",
                 "--database-url", database_url]
         if keys:
             args += ["--api-keys", keys]
+        if policies:
+            args += ["--policies", str(policies)]
         self.log = tempfile.NamedTemporaryFile(prefix="concord-browser-", suffix=".log", delete=False)
         env = dict(os.environ, CONCORD_LOG="warn")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, env=env)
@@ -132,8 +137,21 @@ def keyed_server():
 
 
 @pytest.fixture(scope="session")
+def policy_server():
+    """A server that applies examples/policies/trust-and-quarantine.toml to what is written."""
+    s = Server(os.environ["CONCORD_DATABASE_URL_POLICIES"], policies=QUARANTINE_POLICIES)
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="session")
 def api(server):
     return Api(server.base)
+
+
+@pytest.fixture(scope="session")
+def policy_api(policy_server):
+    return Api(policy_server.base)
 
 
 @pytest.fixture

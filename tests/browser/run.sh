@@ -55,22 +55,23 @@ cleanup() {
 }
 trap cleanup EXIT
 
-run() { # kind url keyed_url [screenshot dir]
+run() { # kind url keyed_url policies_url [screenshot dir]
   echo "== browser tests on $1"
   CONCORD_BIN=$bin CHROMIUM=$chromium CONCORD_DATABASE_URL=$2 CONCORD_DATABASE_URL_KEYED=$3 \
-    SCREENSHOT_DIR=${4:-} "$venv/bin/python" -m pytest -p no:cacheprovider -q \
-    "$root/tests/browser" "${@:5}"
+    CONCORD_DATABASE_URL_POLICIES=$4 SCREENSHOT_DIR=${5:-} "$venv/bin/python" -m pytest \
+    -p no:cacheprovider -q "$root/tests/browser" "${@:6}"
 }
 
-run sqlite "sqlite://$work/console.db" "sqlite://$work/console-keyed.db" "$root/docs" "$@"
+run sqlite "sqlite://$work/console.db" "sqlite://$work/console-keyed.db" \
+  "sqlite://$work/console-policies.db" "$root/docs" "$@"
 
 if (exec 3<>"/dev/tcp/$host/$port") 2>/dev/null; then
   base="concord_browser_$(date +%s)_$$"
-  for db in "$base" "${base}_keyed"; do
+  for db in "$base" "${base}_keyed" "${base}_policies"; do
     psql -q "$pg_url/postgres" -c "create database $db"
     pg_dbs+=("$db")
   done
-  run postgres "$pg_url/$base" "$pg_url/${base}_keyed" "" "$@"
+  run postgres "$pg_url/$base" "$pg_url/${base}_keyed" "$pg_url/${base}_policies" "" "$@"
 elif [ "${CI:-}" = "true" ]; then
   echo "browser tests: PostgreSQL is not reachable at $host:$port and CI=true: failing" >&2
   exit 1

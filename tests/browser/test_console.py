@@ -975,3 +975,139 @@ def test_a_banner_shows_a_running_sweep_and_goes_when_it_ends(page, server, api,
     expect(banner).to_be_hidden(timeout=120_000)
     assert api.get(f"/sweeps/{started['id']}")["status"] == "done"
     expect(item(page, f"Quota {label}")).to_be_visible()
+
+
+# ---- the quarantine queue: claims a policy holds back, promoted or rejected ----------------------
+
+
+def quarantined_claim(api, label):
+    """The README's "Trust and quarantine" example on the policy server: a signed prescription,
+    then an anonymous rumour contradicting it, which the policy stores quarantined. The test's
+    own scope and sources keep other tests' memories and verdicts out of it."""
+    scope = f"s{uuid.uuid4().hex[:12]}"
+    title = f"Dose {label}"
+    fact = api.node(title, "Per the signed prescription, the dose is 5 mg daily.", [label],
+                    source=f"signed:dr-lee-{label}", observed_at="2026-01-01T00:00:00Z", scope=scope)["node"]
+    written = api.node(title, "Unverified message: the dose is 50 mg daily.", [label],
+                       source=f"anonymous visitor {label}", observed_at="2026-02-01T00:00:00Z", scope=scope)
+    rumour = written["node"]
+    assert rumour["state"] == "quarantined", rumour
+    c = api.get(f"/conflicts/{written['conflicts'][0]['conflict_id']}")
+    assert c["status"] == "pending", c
+    assert c["detection"]["policy"] == {"name": "weak-claim-waits", "action": "quarantine", "dry_run": False}
+    assert c["note"].startswith("policy weak-claim-waits quarantined the new memory"), c["note"]
+    return title, fact, rumour, c
+
+
+def test_a_quarantined_claim_is_marked_in_its_own_queue_and_1_promotes_it(
+        make_page, policy_server, policy_api, label):
+    # Arrange: the quarantined rumour, and an ordinary pending conflict beside it (a value-layer
+    # label keeps every policy off it).
+    api = policy_api
+    title, fact, rumour, c = quarantined_claim(api, label)
+    scope = f"s{uuid.uuid4().hex[:12]}"
+    api.node(f"Pool {label}", "The pool size is 4 workers", [label, "security"], scope=scope)
+    hit = api.node(f"Pool {label}", "The pool size is 9 workers", [label, "security"], scope=scope)["conflicts"][0]
+    other = api.get(f"/conflicts/{hit['conflict_id']}")
+    assert other["status"] == "pending" and other["new_node"]["state"] == "active", other
+    rec = make_page(policy_server.base)
+    page = rec.page
+    goto_queue(page, policy_server.base, label)
+
+    # Assert: the queue marks the quarantined one, and only it.
+    items = page.locator("#queue-list li")
+    expect(items).to_have_count(2)
+    expect(item(page, title).locator(".badge.quarantined")).to_have_text("Quarantined")
+    expect(item(page, f"Pool {label}").locator(".badge")).to_have_count(0)
+
+    # Act: the quarantine queue, by its key.
+    page.keyboard.press("q")
+
+    # Assert: read from the quarantined memories, kept in the address.
+    expect(page.get_by_label("Quarantined only")).to_be_checked()
+    expect(items.locator(".item-title")).to_have_text([title])
+    expect(page.locator("#queue-summary")).to_have_text("1 quarantined conflict shown")
+    assert "quarantined=1" in page.url, page.url
+    assert any(urlsplit(u).path == "/nodes" and "state=quarantined" in u for u in rec.requests), rec.requests
+
+    # Act: open it.
+    open_item(page, title)
+
+    # Assert: the new side is marked, the rule and its reason are shown, and the decision
+    # offers Promote and Reject on the keys of new / old is current.
+    expect(page.locator(".side.new h3 .badge.quarantined")).to_have_text("Quarantined")
+    expect(page.locator(".side.old .badge")).to_have_count(0)
+    expect(page.locator(".side.new .facts")).to_contain_text("quarantined")
+    held = page.locator("section.quarantine")
+    expect(held.locator("h3")).to_have_text("Quarantined by policy weak-claim-waits")
+    expect(held.locator(".quarantine-reason")).to_have_text(f"Reason: {c['note']}")
+    expect(page.get_by_role("button", name="1 Promote")).to_be_enabled()
+    expect(page.get_by_role("button", name="2 Reject")).to_be_enabled()
+    expect(page.get_by_role("button", name="1 New is current")).to_have_count(0)
+    expect(page.get_by_role("button", name="2 Old is current")).to_have_count(0)
+
+    # Act: promote.
+    page.keyboard.press("1")
+
+    # Assert: the rumour is current now, the signed fact dormant, and the queue is empty.
+    report = page.locator("#report")
+    expect(report).to_contain_text(f'Promoted the quarantined memory of "{title}": resolved as "new is current"')
+    expect(report).to_contain_text(f'The new memory "{title}"')
+    expect(report).to_contain_text("is now active (was quarantined)")
+    decided = api.get(f"/conflicts/{c['id']}")
+    assert (decided["status"], decided["resolution"], decided["resolved_by"]) == \
+        ("resolved", "new_is_current", "Test Reviewer")
+    assert api.get(f"/nodes/{rumour['id']}")["state"] == "active"
+    assert api.get(f"/nodes/{fact['id']}")["state"] == "dormant"
+    expect_actions_in_words(report, [a["summary"] for a in decided["actions"]])
+    expect(items).to_have_count(0)
+    expect(page.locator("#queue-summary")).to_have_text("No quarantined conflicts match.")
+    expect(page.locator("#empty")).to_contain_text("The queue is empty")
+
+    # The same key leaves the quarantine queue: the ordinary conflict is there again.
+    page.keyboard.press("q")
+    expect(page.get_by_label("Quarantined only")).not_to_be_checked()
+    expect(items.locator(".item-title")).to_have_text([f"Pool {label}"])
+    assert "quarantined" not in page.url, page.url
+    # The keys list names both.
+    page.keyboard.press("?")
+    keys = page.locator("#help-dialog")
+    expect(keys).to_contain_text("on a quarantined new memory: Promote it")
+    expect(keys).to_contain_text("on a quarantined new memory: Reject it")
+    expect(keys).to_contain_text("show only the quarantine queue")
+
+
+@WIDTHS
+def test_reject_leaves_a_quarantined_claim_dormant_and_the_old_fact_current(
+        make_page, policy_server, policy_api, label, width, height):
+    # Arrange: the quarantine queue straight from its address.
+    api = policy_api
+    title, fact, rumour, c = quarantined_claim(api, label)
+    page = make_page(base=policy_server.base, width=width, height=height).page
+    goto_queue(page, policy_server.base, label, "&quarantined=1")
+    expect(page.get_by_label("Quarantined only")).to_be_checked()
+    expect(page.locator("#queue-list li .item-title")).to_have_text([title])
+    open_item(page, title)
+    expect(page.locator("section.quarantine .quarantine-reason")).to_contain_text(c["note"])
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+    # Act
+    page.get_by_role("button", name="2 Reject").click()
+
+    # Assert: the rumour is dormant, the signed fact still current.
+    expect(page.locator("#report")).to_contain_text(
+        f'Rejected the quarantined memory of "{title}": resolved as "old is current"')
+    expect(page.locator("#report")).to_contain_text("is now dormant (was quarantined)")
+    decided = api.get(f"/conflicts/{c['id']}")
+    assert (decided["status"], decided["resolution"]) == ("resolved", "old_is_current")
+    assert api.get(f"/nodes/{rumour['id']}")["state"] == "dormant"
+    assert api.get(f"/nodes/{fact['id']}")["state"] == "active"
+    assert rumour["id"] not in [n["id"] for n in api.get(f"/nodes?state=quarantined&label={label}")["items"]]
+    expect(page.locator("#queue-list li")).to_have_count(0)
+
+    # Another status leaves the quarantine queue; the resolved conflict is listed unmarked.
+    page.get_by_label("Status", exact=True).select_option("resolved")
+    expect(page.get_by_label("Quarantined only")).not_to_be_checked()
+    expect(page.locator("#queue-list li .item-title")).to_have_text([title])
+    expect(page.locator("#queue-list .badge")).to_have_count(0)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
