@@ -143,21 +143,11 @@ fn parse_synchronous(s: &str) -> Result<Synchronous, String> {
     s.parse()
 }
 
+/// How detection judges and what policies decide: the same for `serve`, `mcp`, and the
+/// `import` and `sweep` that write the database directly, so that a memory brought in or swept
+/// is judged and resolved as a write through the server would be.
 #[derive(clap::Args, Debug, Clone)]
-pub struct Settings {
-    #[command(flatten)]
-    pub db: DbArgs,
-    /// Address to listen on. Without API keys only loopback addresses are allowed.
-    #[arg(long, env = "CONCORD_BIND", default_value = "127.0.0.1:8080")]
-    pub bind: SocketAddr,
-    /// Comma-separated API keys; when set every route needs one but /healthz, /readyz and the
-    /// review console's page and files under /review (they carry no data, and the page must
-    /// load to ask for a key).
-    #[arg(long, env = "CONCORD_API_KEYS", value_delimiter = ',')]
-    pub api_keys: Vec<Secret>,
-    /// Default detection sensitivity: strict, balanced or lenient.
-    #[arg(long, env = "CONCORD_SENSITIVITY", default_value = "balanced", value_parser = parse_sensitivity)]
-    pub sensitivity: Sensitivity,
+pub struct DetectionArgs {
     /// Minimum token overlap (Jaccard) of the heuristic tier.
     #[arg(long, env = "CONCORD_MIN_OVERLAP", default_value_t = 0.3)]
     pub min_overlap: f64,
@@ -180,6 +170,38 @@ pub struct Settings {
     /// without doing it: every conflict stays pending.
     #[arg(long, env = "CONCORD_POLICIES_DRY_RUN")]
     pub policies_dry_run: bool,
+}
+
+impl Default for DetectionArgs {
+    fn default() -> Self {
+        Self {
+            min_overlap: 0.3,
+            cosine_band: (0.30, 0.95),
+            analysis_cache_mib: 48,
+            llm: LlmArgs::default(),
+            policies: None,
+            policies_dry_run: false,
+        }
+    }
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct Settings {
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Address to listen on. Without API keys only loopback addresses are allowed.
+    #[arg(long, env = "CONCORD_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+    /// Comma-separated API keys; when set every route needs one but /healthz, /readyz and the
+    /// review console's page and files under /review (they carry no data, and the page must
+    /// load to ask for a key).
+    #[arg(long, env = "CONCORD_API_KEYS", value_delimiter = ',')]
+    pub api_keys: Vec<Secret>,
+    /// Default detection sensitivity: strict, balanced or lenient.
+    #[arg(long, env = "CONCORD_SENSITIVITY", default_value = "balanced", value_parser = parse_sensitivity)]
+    pub sensitivity: Sensitivity,
+    #[command(flatten)]
+    pub detection: DetectionArgs,
     /// Milliseconds a request may run before it is abandoned with 503 `/problems/timeout`
     /// (the long poll and the event stream are exempt).
     #[arg(long, env = "CONCORD_REQUEST_TIMEOUT_MS", default_value_t = 30_000,
@@ -233,13 +255,13 @@ pub struct Settings {
 #[derive(clap::Args, Debug, Clone)]
 pub struct LlmArgs {
     /// OpenAI-compatible chat completions URL; unset = LLM tier off.
-    #[arg(long = "llm-url", env = "CONCORD_LLM_URL", value_parser = parse_llm_url)]
+    #[arg(id = "llm_url", long = "llm-url", env = "CONCORD_LLM_URL", value_parser = parse_llm_url)]
     pub url: Option<String>,
     /// Model name sent to the LLM endpoint.
     #[arg(long = "llm-model", env = "CONCORD_LLM_MODEL")]
     pub model: Option<String>,
     /// Bearer key for the LLM endpoint.
-    #[arg(long = "llm-api-key", env = "CONCORD_LLM_API_KEY")]
+    #[arg(id = "llm_api_key", long = "llm-api-key", env = "CONCORD_LLM_API_KEY")]
     pub api_key: Option<Secret>,
     /// Milliseconds a pair may wait for the LLM (queueing included) before detection falls back
     /// to the other tiers.
@@ -345,6 +367,16 @@ fn parse_band(s: &str) -> Result<(f64, f64), String> {
 }
 
 impl Settings {
+    /// The settings of a command that works on the database directly (`import`, `sweep`):
+    /// `serve`'s defaults with its detection settings and default sensitivity.
+    pub fn for_tool(url: &str, detection: &DetectionArgs, sensitivity: Sensitivity) -> Self {
+        Self {
+            sensitivity,
+            detection: detection.clone(),
+            ..Self::for_database(url)
+        }
+    }
+
     /// Settings for tests and tools: the defaults of `serve` with this database.
     pub fn for_database(url: &str) -> Self {
         Self {
@@ -355,12 +387,7 @@ impl Settings {
             bind: "127.0.0.1:0".parse().expect("valid address"),
             api_keys: Vec::new(),
             sensitivity: Sensitivity::Balanced,
-            min_overlap: 0.3,
-            cosine_band: (0.30, 0.95),
-            analysis_cache_mib: 48,
-            llm: LlmArgs::default(),
-            policies: None,
-            policies_dry_run: false,
+            detection: DetectionArgs::default(),
             request_timeout_ms: 30_000,
             max_in_flight: 512,
             header_read_timeout_ms: 30_000,
@@ -452,9 +479,14 @@ pub struct ImportArgs {
     /// Store without detection.
     #[arg(long)]
     pub no_detect: bool,
-    /// `strict`, `balanced` or `lenient`; default: the server's (or `CONCORD_SENSITIVITY`).
-    #[arg(long, value_parser = parse_sensitivity)]
+    /// `strict`, `balanced` or `lenient`; default: `CONCORD_SENSITIVITY`, else the server's
+    /// (with `--url`) or `balanced`.
+    #[arg(long, env = "CONCORD_SENSITIVITY", value_parser = parse_sensitivity)]
     pub sensitivity: Option<Sensitivity>,
+    /// Detection and policies when writing the database directly, as `serve` takes them
+    /// (with `--url` the server's own apply).
+    #[command(flatten)]
+    pub detection: DetectionArgs,
     /// Memories per batch (1..1000); each batch is one transaction.
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u16).range(1..=1000))]
     pub batch_size: u16,
@@ -481,9 +513,89 @@ pub struct SweepArgs {
     pub api_key: Option<Secret>,
     #[command(flatten)]
     pub db: DbArgs,
+    /// Detection sensitivity when sweeping the database directly: strict, balanced or lenient
+    /// (with `--url` the server's applies).
+    #[arg(long, env = "CONCORD_SENSITIVITY", default_value = "balanced", value_parser = parse_sensitivity)]
+    pub sensitivity: Sensitivity,
+    /// Detection and policies when sweeping the database directly, as `serve` takes them
+    /// (with `--url` the server's own apply).
+    #[command(flatten)]
+    pub detection: DetectionArgs,
+}
+
+impl ImportArgs {
+    /// What an import writing database `url` directly detects and decides with.
+    pub fn settings(&self, url: &str) -> Settings {
+        let sensitivity = self.sensitivity.unwrap_or(Sensitivity::Balanced);
+        Settings::for_tool(url, &self.detection, sensitivity)
+    }
+}
+
+impl SweepArgs {
+    /// What a sweep of database `url` in this process detects and decides with.
+    pub fn settings(&self, url: &str) -> Settings {
+        Settings::for_tool(url, &self.detection, self.sensitivity)
+    }
 }
 
 fn parse_import_format(s: &str) -> Result<crate::import::Format, String> {
     crate::import::Format::parse(s)
         .ok_or_else(|| format!("expected one of {}", crate::import::Format::NAMES))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn every_command_line_is_well_formed() {
+        // Two arguments of one command with the same name (the detection flags flattened
+        // into `import` next to its own `--url`) panic only when that command is parsed.
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn a_direct_import_and_sweep_take_the_detection_settings_serve_takes() {
+        let policies = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/policies/trust-and-quarantine.toml"
+        );
+        let parse = |args: &[&str]| Cli::try_parse_from(args).expect("parses").command;
+        let common = [
+            "--min-overlap",
+            "0.5",
+            "--analysis-cache-mib",
+            "7",
+            "--policies",
+            policies,
+        ];
+        let Command::Import(import) =
+            parse(&[&["concord", "import", "f.jsonl"][..], &common].concat())
+        else {
+            panic!("an import")
+        };
+        let Command::Sweep(sweep) = parse(
+            &[
+                &["concord", "sweep", "--sensitivity", "strict"][..],
+                &common,
+            ]
+            .concat(),
+        ) else {
+            panic!("a sweep")
+        };
+        for settings in [import.settings("sqlite://x"), sweep.settings("sqlite://x")] {
+            assert_eq!(settings.detection.min_overlap, 0.5);
+            assert_eq!(settings.detection.analysis_cache_mib, 7);
+            assert_eq!(settings.detection.policies.map(|p| p.rules.len()), Some(4));
+        }
+        assert_eq!(
+            sweep.settings("sqlite://x").sensitivity,
+            Sensitivity::Strict
+        );
+        assert_eq!(
+            import.settings("sqlite://x").sensitivity,
+            Sensitivity::Balanced
+        );
+    }
 }

@@ -121,7 +121,7 @@ async fn serve(mut settings: Settings) -> anyhow::Result<()> {
         %addr,
         console = %format_args!("http://{addr}/review"),
         database = %location::describe(url),
-        policy_rules = settings.policies.as_ref().map_or(0, |p| p.rules.len()),
+        policy_rules = settings.detection.policies.as_ref().map_or(0, |p| p.rules.len()),
         keys_required = settings.keys_required(),
         "concord listening"
     );

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use concord::config::{Settings, SweepArgs};
+use concord::config::SweepArgs;
 use concord::domain::access::Caller;
 use concord::domain::sweep::{Sweep, SweepFilter, SweepStatus};
 use concord::service::{Error, sweep};
@@ -65,7 +65,7 @@ async fn direct(args: &SweepArgs, filter: SweepFilter) -> anyhow::Result<i32> {
                 location::describe(url)
             )
         })?;
-    let svc = concord::AppState::new(store, Settings::for_database(url)).services;
+    let svc = concord::AppState::new(store, args.settings(url)).services;
     let id = match sweep::start(&svc, &Caller::anonymous(), filter).await {
         Ok(s) => s.id,
         Err(Error::SweepRunning(id)) => {

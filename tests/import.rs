@@ -295,6 +295,37 @@ async fn an_import_through_a_server_queues_what_a_direct_one_does(db: Db) {
     assert_eq!(db.conflicts().await, direct.conflicts().await);
 }
 
+async fn a_direct_import_applies_the_policies_a_write_would(db: Db) {
+    // Arrange: 100 values each changed once later in the file; the policy file given as
+    // `serve` takes it, in its environment variable.
+    let file = db.file("ttl.jsonl", ttl_lines(500, 5));
+    let policies = db.newer_number_wins();
+    let args = ["import", &file, "--database-url", &db.url];
+
+    // Act
+    let out = wait(
+        concord(&args)
+            .env("CONCORD_POLICIES", &policies)
+            .spawn()
+            .expect("concord runs"),
+        &args,
+    );
+
+    // Assert: each change replaced the value it contradicts, by the rule.
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stdout).contains("conflicts queued: 100 (numeric-mismatch 100)"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(db.resolved_by_policy().await, 100);
+    assert_eq!(
+        db.scalar("select count(*) from nodes where state = 'active'")
+            .await,
+        500
+    );
+}
+
 #[test]
 fn a_missing_input_is_a_usage_error_and_writes_nothing() {
     let db = Db::sqlite("missing");
@@ -335,4 +366,5 @@ both!(
     a_dry_run_writes_nothing_and_names_the_conflicts_it_would_queue,
     an_import_killed_mid_way_resumes_without_writing_anything_twice,
     an_import_through_a_server_queues_what_a_direct_one_does,
+    a_direct_import_applies_the_policies_a_write_would,
 );

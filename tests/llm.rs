@@ -291,7 +291,7 @@ struct App {
 impl App {
     fn new(pool: sqlx::SqlitePool, llm: LlmArgs) -> Self {
         let mut settings = Settings::for_database("sqlite::memory:");
-        settings.llm = llm;
+        settings.detection.llm = llm;
         let store = Arc::new(SqliteStore::from_pool(pool));
         Self {
             router: concord::app(concord::AppState::new(store, settings)),

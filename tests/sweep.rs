@@ -170,6 +170,30 @@ async fn a_sweep_goes_on_when_its_server_restarts(db: Db) {
     assert_eq!(db.pairs_twice().await, 0);
 }
 
+async fn a_direct_sweep_applies_the_policies_a_write_would(db: Db) {
+    // Arrange: 100 values each changed once, stored without detection.
+    stored_without_detection(&db, 300, 3);
+    let policies = db.newer_number_wins();
+
+    // Act: the sweep is given the policy file as `serve` is.
+    let out = sweep(&db, &["--policies", &policies]);
+
+    // Assert: each conflict it found was resolved by the rule, as at write time.
+    assert_exit(&out, 0);
+    assert!(
+        text(&out.stdout).contains("done: 400 memories compared, 100 conflicts queued"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(db.resolved_by_policy().await, 100);
+    assert_eq!(
+        db.scalar("select count(*) from nodes where state = 'active'")
+            .await,
+        300
+    );
+    assert_exit(&run(&["check", "--database-url", &db.url]), 0);
+}
+
 #[test]
 fn a_bad_filter_is_a_usage_error() {
     let db = Db::sqlite("sweep-bad-filter");
@@ -187,4 +211,5 @@ both!(
     a_sweep_through_a_server_is_followed_to_its_end,
     a_sweep_killed_mid_way_goes_on_where_it_stopped,
     a_sweep_goes_on_when_its_server_restarts,
+    a_direct_sweep_applies_the_policies_a_write_would,
 );

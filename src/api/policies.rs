@@ -112,9 +112,14 @@ pub async fn list_policies(
     // The policies act on every scope: an admin of some scopes does not read them.
     crate::service::scopes::may_use_all(&caller)?;
     let settings = &state.settings;
-    let rules = settings.policies.clone().unwrap_or_default().rules;
+    let rules = settings
+        .detection
+        .policies
+        .clone()
+        .unwrap_or_default()
+        .rules;
     Ok(Json(PolicyListResponse {
-        dry_run: settings.policies_dry_run,
+        dry_run: settings.detection.policies_dry_run,
         rules: rules.into_iter().map(Into::into).collect(),
     }))
 }

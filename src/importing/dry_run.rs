@@ -14,7 +14,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use concord::config::{ImportArgs, Settings};
+use concord::config::ImportArgs;
 use concord::domain::access::Caller;
 use concord::import::{Fingerprint, Location, Options};
 use concord::service::{Services, nodes};
@@ -50,10 +50,7 @@ async fn scratch_run(
     target: Result<&Services, &str>,
 ) -> anyhow::Result<i32> {
     let store = concord::store::connect_with(url, Synchronous::Normal).await?;
-    let mut settings = Settings::for_database(url);
-    if let Some(s) = args.sensitivity {
-        settings.sensitivity = s;
-    }
+    let settings = args.settings(url);
     let sink = Sink::Direct(Box::new(Direct {
         services: concord::AppState::new(store, settings).services,
         scope: String::new(),

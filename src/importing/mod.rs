@@ -11,7 +11,7 @@ mod summary;
 
 use std::collections::HashSet;
 
-use concord::config::{ImportArgs, Settings};
+use concord::config::ImportArgs;
 use concord::import::{Fingerprint, Item, Options};
 use concord::store::location;
 
@@ -157,10 +157,7 @@ async fn open(
                 location::describe(url)
             )
         })?;
-    let mut settings = Settings::for_database(url);
-    if let Some(s) = args.sensitivity {
-        settings.sensitivity = s;
-    }
+    let settings = args.settings(url);
     Ok((concord::AppState::new(store, settings).services, held))
 }
 

@@ -52,19 +52,19 @@ pub struct Detector {
 impl Detector {
     pub fn new(settings: &Settings) -> Self {
         // The LLM tier is optional: a client that cannot be built leaves the other tiers on.
-        let llm = LlmClient::from_args(&settings.llm).unwrap_or_else(|e| {
+        let llm = LlmClient::from_args(&settings.detection.llm).unwrap_or_else(|e| {
             tracing::error!(error = %e, "LLM tier disabled: its HTTP client could not be built");
             None
         });
         Self {
             base: DetectConfig {
-                min_overlap: settings.min_overlap,
-                cosine_band: settings.cosine_band,
+                min_overlap: settings.detection.min_overlap,
+                cosine_band: settings.detection.cosine_band,
                 sensitivity: settings.sensitivity,
             },
             llm: llm.map(Arc::new),
             policies: Policies::from_settings(settings),
-            analyses: Arc::new(Memo::new(settings.analysis_cache_mib << 20)),
+            analyses: Arc::new(Memo::new(settings.detection.analysis_cache_mib << 20)),
             load: Load::new(),
         }
     }

@@ -42,11 +42,11 @@ pub struct Firing {
 
 impl Policies {
     pub fn from_settings(s: &Settings) -> Self {
-        let rules = s.policies.clone().unwrap_or_default();
+        let rules = s.detection.policies.clone().unwrap_or_default();
         Self {
             trust: rules.trust.clone().into(),
             rules,
-            dry_run: s.policies_dry_run,
+            dry_run: s.detection.policies_dry_run,
         }
     }
 

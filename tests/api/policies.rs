@@ -6,7 +6,7 @@
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use concord::config::Settings;
+use concord::config::{DetectionArgs, Settings};
 use concord::domain::policy::{Format, RuleSet};
 
 use crate::support::{Reply, TestApp};
@@ -42,8 +42,11 @@ min_probability = 0.5
 
 fn with_rules(app: &TestApp, toml: &str, dry_run: bool) -> TestApp {
     app.reconfigured(Settings {
-        policies: Some(RuleSet::parse(toml, Format::Toml).expect("valid rules")),
-        policies_dry_run: dry_run,
+        detection: DetectionArgs {
+            policies: Some(RuleSet::parse(toml, Format::Toml).expect("valid rules")),
+            policies_dry_run: dry_run,
+            ..DetectionArgs::default()
+        },
         ..Settings::for_database("test://policies")
     })
 }

@@ -5,7 +5,7 @@
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use concord::config::Settings;
+use concord::config::{DetectionArgs, Settings};
 use concord::domain::policy::{Format, RuleSet};
 
 use crate::support::TestApp;
@@ -123,7 +123,10 @@ min_evidence = 0.5
 max_evidence = 0.6
 "#;
     let app = app.reconfigured(Settings {
-        policies: Some(RuleSet::parse(rules, Format::Toml).expect("valid rules")),
+        detection: DetectionArgs {
+            policies: Some(RuleSet::parse(rules, Format::Toml).expect("valid rules")),
+            ..DetectionArgs::default()
+        },
         ..Settings::for_database("test://provenance")
     });
     let write = |title: &str, body: &str, provenance: Value| {

@@ -6,7 +6,7 @@
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use concord::config::Settings;
+use concord::config::{DetectionArgs, Settings};
 use concord::domain::policy::{Format, RuleSet};
 
 use crate::keys::{ROOT, mcp_tool};
@@ -39,7 +39,10 @@ fn the_readme_shows_the_example_policy_file_as_it_is() {
 
 fn with_example(app: &TestApp) -> TestApp {
     app.reconfigured(Settings {
-        policies: Some(RuleSet::parse(EXAMPLE, Format::Toml).expect("valid rules")),
+        detection: DetectionArgs {
+            policies: Some(RuleSet::parse(EXAMPLE, Format::Toml).expect("valid rules")),
+            ..DetectionArgs::default()
+        },
         ..Settings::for_database("test://quarantine")
     })
 }
@@ -287,7 +290,7 @@ async fn a_batch_quarantines_its_weak_claims_as_single_writes_do(app: TestApp) {
 async fn mcp_remember_tells_the_agent_its_claim_is_quarantined(app: TestApp) {
     // Arrange
     let mut settings = Settings::for_database("test://quarantine");
-    settings.policies = Some(RuleSet::parse(EXAMPLE, Format::Toml).expect("valid rules"));
+    settings.detection.policies = Some(RuleSet::parse(EXAMPLE, Format::Toml).expect("valid rules"));
     settings.api_keys = vec![concord::config::Secret(ROOT.into())];
     let app = app.reconfigured(settings);
     let signed = dose(

@@ -6,7 +6,7 @@
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use concord::config::Settings;
+use concord::config::{DetectionArgs, Settings};
 use concord::domain::policy::{Format, RuleSet};
 
 use crate::support::{Reply, TestApp};
@@ -299,7 +299,10 @@ async fn a_policy_auto_resolution_can_be_reverted(app: TestApp) {
     let rules = "[[rules]]\nname = \"newer-wins\"\naction = \"new_is_current\"\n\
                  [rules.match]\nconflict_types = [\"numeric-mismatch\"]\n";
     let app = app.reconfigured(Settings {
-        policies: Some(RuleSet::parse(rules, Format::Toml).expect("valid rules")),
+        detection: DetectionArgs {
+            policies: Some(RuleSet::parse(rules, Format::Toml).expect("valid rules")),
+            ..DetectionArgs::default()
+        },
         ..Settings::for_database("test://policies")
     });
     let old = app

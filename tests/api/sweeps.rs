@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use axum::http::{Method, StatusCode};
-use concord::config::Settings;
+use concord::config::{DetectionArgs, Settings};
 use concord::domain::policy::{Format, RuleSet};
 use serde_json::{Value, json};
 
@@ -303,7 +303,10 @@ async fn a_policy_resolves_what_a_sweep_finds_as_it_would_at_write_time(app: Tes
     let rules = "[[rules]]\nname = \"newer-number-wins\"\naction = \"new_is_current\"\n\
                  [rules.match]\nconflict_types = [\"numeric-mismatch\"]\n";
     let app = app.with_sweeper(Settings {
-        policies: Some(RuleSet::parse(rules, Format::Toml).expect("valid rules")),
+        detection: DetectionArgs {
+            policies: Some(RuleSet::parse(rules, Format::Toml).expect("valid rules")),
+            ..DetectionArgs::default()
+        },
         ..Settings::for_database(&format!("{}://test", app.store.backend()))
     });
     for (scope, detect) in [("written", true), ("swept", false)] {
@@ -350,7 +353,10 @@ async fn a_sweep_quarantines_a_stored_weak_claim_as_a_write_would(app: TestApp) 
     let rules = "[[rules]]\nname = \"weak-claim-waits\"\naction = \"quarantine\"\n\
                  [rules.match.new]\nmax_evidence = 0.35\n";
     let app = app.with_sweeper(Settings {
-        policies: Some(RuleSet::parse(rules, Format::Toml).expect("valid rules")),
+        detection: DetectionArgs {
+            policies: Some(RuleSet::parse(rules, Format::Toml).expect("valid rules")),
+            ..DetectionArgs::default()
+        },
         ..Settings::for_database(&format!("{}://test", app.store.backend()))
     });
     let mut ids = Vec::new();

@@ -79,6 +79,21 @@ impl Db {
         self.scalar("select count(*) from conflict_queue").await
     }
 
+    /// Conflicts a policy resolved (`resolved_by` `policy:<name>`).
+    pub async fn resolved_by_policy(&self) -> i64 {
+        self.scalar("select count(*) from conflict_queue where resolved_by like 'policy:%'")
+            .await
+    }
+
+    /// A policy file whose one rule lets the newer value of a number win.
+    pub fn newer_number_wins(&self) -> String {
+        self.file(
+            "policies.toml",
+            "[[rules]]\nname = \"newer-number-wins\"\naction = \"new_is_current\"\n\
+             [rules.match]\nconflict_types = [\"numeric-mismatch\"]\n",
+        )
+    }
+
     /// Pairs queued more than once.
     pub async fn pairs_twice(&self) -> i64 {
         self.scalar(
@@ -123,6 +138,8 @@ pub fn concord(args: &[&str]) -> Command {
         .env("CONCORD_LOG", "warn")
         .env_remove("CONCORD_URL")
         .env_remove("CONCORD_DATABASE_URL")
+        .env_remove("CONCORD_POLICIES")
+        .env_remove("CONCORD_SENSITIVITY")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
