@@ -79,6 +79,12 @@ impl Db {
         self.scalar("select count(*) from conflict_queue").await
     }
 
+    /// Memories current now.
+    pub async fn active(&self) -> i64 {
+        self.scalar("select count(*) from nodes where state = 'active'")
+            .await
+    }
+
     /// Conflicts a policy resolved (`resolved_by` `policy:<name>`).
     pub async fn resolved_by_policy(&self) -> i64 {
         self.scalar("select count(*) from conflict_queue where resolved_by like 'policy:%'")
@@ -184,6 +190,14 @@ pub fn ttl_lines(n: u32, contradict_every: u32) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Exit status 0, and `said` in what it printed.
+#[track_caller]
+pub fn assert_succeeds_saying(out: &Output, said: &str) {
+    assert_exit(out, 0);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains(said), "{said:?} not in: {stdout}");
 }
 
 #[track_caller]
