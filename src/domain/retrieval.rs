@@ -106,6 +106,75 @@ where
     hits.into_iter().map(|(k, _)| k).collect()
 }
 
+/// The postings of the nodes passed so far, per scope and index token, each in the order the
+/// nodes were added (their key order). A sweep passes every stored node in id order and
+/// searches here what a write's search would have found among the nodes stored before it,
+/// instead of walking the store's postings once per memory.
+#[derive(Default)]
+pub struct Postings<K> {
+    by_scope: std::collections::HashMap<String, std::collections::HashMap<String, Vec<K>>>,
+}
+
+impl<K: Copy + Eq + std::hash::Hash + Ord> Postings<K> {
+    /// Adds node `key` of `scope` under each of its distinct `tokens`. Keys must come in
+    /// increasing order: a token's newest postings are the last ones.
+    pub fn add<'t>(&mut self, scope: &str, key: K, tokens: impl IntoIterator<Item = &'t str>) {
+        let postings = match self.by_scope.get_mut(scope) {
+            Some(p) => p,
+            None => self.by_scope.entry(scope.to_owned()).or_default(),
+        };
+        for token in tokens {
+            let nodes = match postings.get_mut(token) {
+                Some(n) => n,
+                None => postings.entry(token.to_owned()).or_default(),
+            };
+            debug_assert!(
+                nodes.last().is_none_or(|last| *last <= key),
+                "keys in order"
+            );
+            if nodes.last() != Some(&key) {
+                nodes.push(key);
+            }
+        }
+    }
+
+    /// How many of the passed nodes of `scope` hold each of `tokens` that some node holds,
+    /// each token once, sorted: the document frequencies of the nodes passed.
+    pub fn docs(&self, scope: &str, tokens: &[String]) -> Vec<(String, i64)> {
+        let Some(postings) = self.by_scope.get(scope) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(String, i64)> = tokens
+            .iter()
+            .filter_map(|t| postings.get(t).map(|n| (t.clone(), n.len() as i64)))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The best `wanted` hits of a candidate search by `tokens` (as [`query_tokens`] chose
+    /// them) among the nodes passed in `scope`: each token's newest `per_token` postings
+    /// ranked by [`best_hits`], as the store's own search ranks its index.
+    pub fn hits(
+        &self,
+        scope: &str,
+        tokens: &[(String, i64)],
+        per_token: usize,
+        wanted: usize,
+    ) -> Vec<K> {
+        let Some(postings) = self.by_scope.get(scope) else {
+            return Vec::new();
+        };
+        let walks = tokens.iter().enumerate().filter_map(|(i, (token, _))| {
+            let nodes = postings.get(token)?;
+            Some((i, nodes.iter().rev().take(per_token).copied()))
+        });
+        let weights: Vec<f64> = tokens.iter().map(|(_, docs)| rarity(*docs)).collect();
+        best_hits(&weights, walks, wanted)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,5 +257,24 @@ mod tests {
     fn tokens_no_document_has_are_dropped() {
         let s = stats(&[("new", 0), ("cache", 5)]);
         assert_eq!(names(rarest_tokens(&s, &[], 1000, 2, 12)), vec!["cache"]);
+    }
+
+    #[test]
+    fn passed_postings_count_and_rank_as_the_index_does() {
+        let mut p = Postings::default();
+        p.add("s", 1, ["cache", "ttl"]);
+        p.add("s", 2, ["cache", "relay"]);
+        p.add("other", 3, ["cache"]);
+        p.add("s", 4, ["cache", "ttl", "ttl"]);
+        let tokens = ["ttl", "cache", "nowhere", "ttl"].map(String::from);
+        let docs = p.docs("s", &tokens);
+        assert_eq!(docs, stats(&[("cache", 3), ("ttl", 2)]));
+        assert!(p.docs("none", &tokens).is_empty());
+        // 4 and 1 hold both; 4 is newer. 2 holds only the commoner one.
+        assert_eq!(p.hits("s", &docs, 10, 10), vec![4, 1, 2]);
+        // At most the newest `per_token` postings of each token are walked.
+        assert_eq!(p.hits("s", &docs, 1, 10), vec![4]);
+        assert_eq!(p.hits("s", &docs, 10, 2), vec![4, 1]);
+        assert!(p.hits("none", &docs, 10, 10).is_empty());
     }
 }

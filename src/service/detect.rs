@@ -396,6 +396,7 @@ fn candidate_query(probe: &Probe<'_>) -> CandidateQuery {
         newest: if short { NEWEST_FOR_SHORT } else { 0 },
         before: None,
         docs: None,
+        hits: None,
     }
 }
 

@@ -9,7 +9,7 @@
 //! transaction, so a sweep goes on after a crash or restart where it stopped, on whichever
 //! instance claims it first. It yields between memories, so writes and reviews go on.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -18,6 +18,7 @@ use uuid::Uuid;
 
 use crate::domain::access::Caller;
 use crate::domain::node::Node;
+use crate::domain::retrieval::{INDEX_HITS_PER_CANDIDATE, Postings, RANKING_BUDGET, query_tokens};
 use crate::domain::sweep::{LEASE, NewSweep, Sweep, SweepFilter, SweepStatus};
 use crate::domain::time;
 use crate::service::detect::SweepDetection;
@@ -211,21 +212,21 @@ async fn compare_all(
     let mut after = sweep.checkpoint;
     let mut stretch = Stretch::new();
     let mut last_event = Instant::now();
-    let mut counts = Counts::default();
+    let mut passed = Passed::default();
     loop {
         let page = store.sweep_page(&sweep, after, PAGE).await?;
         let Some((last, _)) = page.last() else { break };
         after = Some(last.id);
-        counts.load_through(store, last.id).await?;
+        passed.load_through(store, last.id).await?;
         // Memories are compared side by side (each on a task of its own: its search, then
         // its judging), and what each found is taken in order.
         let mut running: VecDeque<Comparing> = VecDeque::new();
         let mut next = 0;
         let mut taken = 0;
         while taken < page.len() {
-            while running.len() < SIDE_BY_SIDE && next < page.len() {
+            while running.len() < side_by_side(svc) && next < page.len() {
                 yield_to_writes(svc).await;
-                let query = query_of(&judge, &mut counts, &page[next]);
+                let query = query_of(&judge, &mut passed, &page[next]);
                 running.push_back(Comparing::start(svc, &judge, &page[next], query));
                 next += 1;
             }
@@ -278,9 +279,13 @@ async fn compare_all(
     Ok(done)
 }
 
-/// Memories compared at once: on two cores, one's judging runs beside another's search and
-/// judging.
-const SIDE_BY_SIDE: usize = 2;
+/// Memories compared at once. A search is ranked in memory, and what is left of it is reading
+/// the candidates' rows: each memory waits on its reads most of the time, and with eight under
+/// way both cores judge (a 100k sweep 1.2x faster than with two, BENCHMARKS.md). While writes
+/// or checks are under way, two, so that they find the cores nearly free.
+fn side_by_side(svc: &Services) -> usize {
+    if svc.detector.busy() { 2 } else { 8 }
+}
 
 /// One memory being compared on a task of its own.
 struct Comparing {
@@ -337,33 +342,39 @@ impl Comparing {
     }
 }
 
-/// The candidate search a write of `node` made, with the statistics of its time.
+/// The candidate search a write of `node` made, with the statistics of its time, and its
+/// hits ranked from the postings of the nodes stored before it: the store only reads the
+/// candidates among them.
 fn query_of(
     judge: &SweepDetection,
-    counts: &mut Counts,
+    passed: &mut Passed,
     (node, embedding): &(Node, Option<Vec<f32>>),
 ) -> CandidateQuery {
     let mut q = judge.query(node, embedding.as_deref());
-    counts.pass_to(node.id);
-    q.docs = Some(counts.of(&q.scope, &q.tokens));
+    passed.pass_to(node.id);
+    let docs = passed.postings.docs(&q.scope, &q.tokens);
+    let chosen = query_tokens(&docs, &q.names);
+    let wanted = q.limit * INDEX_HITS_PER_CANDIDATE;
+    let per_token = RANKING_BUDGET as usize;
+    q.hits = Some(passed.postings.hits(&q.scope, &chosen, per_token, wanted));
+    q.docs = Some(docs);
     q
 }
 
-/// How many of the nodes stored before the memory being compared hold each index token, per
-/// scope: the detection statistics as they stood when it was written (the store's own count
-/// the nodes stored since too). Filled as the sweep passes the nodes, in id order, whatever
-/// their scope or state.
+/// The nodes stored before the memory being compared, passed in id order whatever their scope
+/// or state: their postings, which hold the detection statistics as they stood when that
+/// memory was written (the store's own count the nodes stored since too) and which its
+/// search is ranked from, as the store's index would have ranked it then.
 #[derive(Default)]
-struct Counts {
-    /// By scope, then token.
-    docs: HashMap<String, HashMap<String, i64>>,
-    /// Nodes read but not counted yet, in id order, with their scope and tokens.
+struct Passed {
+    postings: Postings<Uuid>,
+    /// Nodes read but not passed yet, in id order, with their scope and tokens.
     ahead: VecDeque<(Uuid, String, String)>,
     /// The last node read (nil before any).
     read_through: Uuid,
 }
 
-impl Counts {
+impl Passed {
     /// Reads the tokens of the nodes up to `to`.
     async fn load_through(&mut self, store: &dyn Store, to: Uuid) -> Result<()> {
         if to > self.read_through {
@@ -374,29 +385,13 @@ impl Counts {
         Ok(())
     }
 
-    /// Counts every node read with an id before `id`.
+    /// Passes every node read with an id before `id`.
     fn pass_to(&mut self, id: Uuid) {
         while self.ahead.front().is_some_and(|(n, _, _)| *n < id) {
-            let (_, scope, tokens) = self.ahead.pop_front().expect("a front");
-            let docs = self.docs.entry(scope).or_default();
-            for t in tokens.split(' ').filter(|t| !t.is_empty()) {
-                *docs.entry(t.to_owned()).or_default() += 1;
-            }
+            let (node, scope, tokens) = self.ahead.pop_front().expect("a front");
+            let tokens = tokens.split(' ').filter(|t| !t.is_empty());
+            self.postings.add(&scope, node, tokens);
         }
-    }
-
-    /// The counts in `scope` of `tokens` held by some node there, each token once, sorted.
-    fn of(&self, scope: &str, tokens: &[String]) -> Vec<(String, i64)> {
-        let Some(docs) = self.docs.get(scope) else {
-            return Vec::new();
-        };
-        let mut out: Vec<(String, i64)> = tokens
-            .iter()
-            .filter_map(|t| docs.get(t).map(|n| (t.clone(), *n)))
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
     }
 }
 

@@ -249,6 +249,11 @@ pub struct CandidateQuery {
     /// index's statistics: a sweep counts those stored before the memory it compares, as the
     /// statistics stood when that memory was written. `None`: the index's statistics.
     pub docs: Option<Vec<(String, i64)>>,
+    /// The index's hits, best first, when the caller ranked them itself (a sweep keeps the
+    /// postings of the memories it has passed, `retrieval::Postings`): the store then reads
+    /// the candidates among these nodes instead of searching its index. `None`: the store
+    /// searches.
+    pub hits: Option<Vec<Uuid>>,
 }
 
 /// Detection as a batch's transaction asks for it, node by node: the store searches the

@@ -168,6 +168,7 @@ pub async fn candidates_are_active_nodes_of_the_same_scope_and_type_sharing_a_to
             newest: 0,
             before: None,
             docs: None,
+            hits: None,
         })
         .await
         .unwrap();

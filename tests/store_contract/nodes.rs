@@ -383,6 +383,7 @@ pub async fn candidates_are_found_by_rare_tokens_among_many_common_ones(
             newest: 0,
             before: None,
             docs: None,
+            hits: None,
         })
         .await
         .unwrap();
@@ -441,6 +442,7 @@ pub async fn newest_candidates_are_the_scopes_newest_active_nodes_of_the_type(st
         newest: 2,
         before: None,
         docs: None,
+        hits: None,
     };
 
     // Act

@@ -176,6 +176,7 @@ async fn steps(
         newest: 0,
         before: None,
         docs: None,
+        hits: None,
     };
     let n = store.candidates(query).await?.len();
     parts[3].ok(t.elapsed());

@@ -171,6 +171,9 @@ pub async fn candidates_by_tokens(
     conn: &mut PgConnection,
     q: &CandidateQuery,
 ) -> StoreResult<Vec<PgRow>> {
+    if let Some(hits) = &q.hits {
+        return candidates_of_hits(conn, q, hits).await;
+    }
     if q.tokens.is_empty() {
         return Ok(Vec::new());
     }
@@ -215,8 +218,20 @@ pub async fn candidates_by_tokens(
     }
     let weights: Vec<f64> = tokens.iter().map(|(_, docs)| rarity(*docs)).collect();
     let hits: Vec<Uuid> = best_hits(&weights, walks, q.limit * INDEX_HITS_PER_CANDIDATE);
+    candidates_of_hits(conn, q, &hits).await
+}
+
+/// The candidates among `hits` (best first), in that order.
+async fn candidates_of_hits(
+    conn: &mut PgConnection,
+    q: &CandidateQuery,
+    hits: &[Uuid],
+) -> StoreResult<Vec<PgRow>> {
+    if hits.is_empty() {
+        return Ok(Vec::new());
+    }
     sqlx::query::<Postgres>(CANDIDATES_OF_HITS)
-        .bind(&hits)
+        .bind(hits)
         .arg(&q.scope)
         .arg(&q.memory_type)
         .arg(q.exclude.map(Id))

@@ -719,6 +719,7 @@ mod tests {
             newest: 0,
             before: None,
             docs: None,
+            hits: None,
         };
         let found = crate::store::sqlite::search::candidates_by_tokens(&mut conn, &q).await;
         assert!(found.unwrap().is_empty());

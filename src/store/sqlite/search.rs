@@ -63,6 +63,9 @@ pub(super) use remembered;
 /// server's CPU per write; as JSON, the bodies were quoted and parsed again.
 macro_rules! candidates_of_hits {
     ($hits:literal, $order:literal) => {
+        candidates_of_hits!($hits, "rowid", $order)
+    };
+    ($hits:literal, $key:literal, $order:literal) => {
         concat!(
             "select concord_rows(node_id, title, body, memory_type, labels, scope, source, \
              confidence, state, observed_at, created_at, updated_at, has_embedding, embedding, \
@@ -72,7 +75,9 @@ macro_rules! candidates_of_hits {
             remembered!(),
             " from json_each(",
             $hits,
-            ") h cross join nodes n on n.rowid = h.value \
+            ") h cross join nodes n on n.",
+            $key,
+            " = h.value \
              where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
                and ($4 is null or n.node_id <> $4) ",
             $order,
@@ -84,6 +89,10 @@ macro_rules! candidates_of_hits {
 #[cfg(test)]
 const CANDIDATES_OF_HITS: &str = candidates_of_hits!("$1", "");
 const CANDIDATES_OF_HITS_SORTED: &str = candidates_of_hits!("$1", "order by h.key");
+/// The candidates among hits named by node id (`$1`, a JSON array, best first), when the
+/// caller ranked them itself (`CandidateQuery::hits`); read as [`candidates_of_hits`] reads.
+const CANDIDATES_OF_NODES: &str = candidates_of_hits!("$1", "node_id", "");
+const CANDIDATES_OF_NODES_SORTED: &str = candidates_of_hits!("$1", "node_id", "order by h.key");
 
 /// A whole candidate search as one statement, its steps in Rust registered as SQL functions
 /// (`functions.rs`). One statement, because each statement is a hand-off to the connection's
@@ -216,14 +225,14 @@ fn in_hit_order(hits: &[i64]) -> bool {
 }
 
 /// The candidates of `hits` (best first), each with its place among the hits.
-async fn rows_of_hits(
+async fn rows_of_hits<H: serde::Serialize>(
     conn: &mut SqliteConnection,
     sql: &'static str,
-    hits: &[i64],
+    hits: &[H],
     q: &CandidateQuery,
 ) -> StoreResult<Vec<(i64, Candidate)>> {
     let query = sqlx::query::<Sqlite>(sql)
-        .arg(serde_json::to_string(hits).expect("integers serialise"))
+        .arg(serde_json::to_string(hits).expect("hits serialise"))
         .arg(&q.scope)
         .arg(&q.memory_type)
         .arg(q.exclude.map(Id))
@@ -273,6 +282,9 @@ pub async fn candidates_by_tokens(
     conn: &mut SqliteConnection,
     q: &CandidateQuery,
 ) -> StoreResult<Vec<Candidate>> {
+    if let Some(hits) = &q.hits {
+        return candidates_of_nodes(conn, q, hits).await;
+    }
     if q.tokens.is_empty() {
         return Ok(Vec::new());
     }
@@ -283,7 +295,28 @@ pub async fn candidates_by_tokens(
         }
         searched => searched?,
     };
-    let rows = in_hit_order_or_sorted(conn, rows, &hits, q).await?;
+    let rows = in_hit_order_or_sorted(conn, rows, &hits, q, CANDIDATES_OF_HITS_SORTED).await?;
+    Ok(rows.into_iter().map(|(_, c)| c).collect())
+}
+
+/// The candidates among `hits` (node ids, best first), in that order.
+async fn candidates_of_nodes(
+    conn: &mut SqliteConnection,
+    q: &CandidateQuery,
+    hits: &[Uuid],
+) -> StoreResult<Vec<Candidate>> {
+    if hits.is_empty() {
+        return Ok(Vec::new());
+    }
+    let hits: Vec<String> = hits.iter().map(Uuid::to_string).collect();
+    let rows = match rows_of_hits(conn, CANDIDATES_OF_NODES, &hits, q).await {
+        Err(e) if functions_missing(&e) => {
+            super::register_functions(conn).await?;
+            rows_of_hits(conn, CANDIDATES_OF_NODES, &hits, q).await?
+        }
+        read => read?,
+    };
+    let rows = in_hit_order_or_sorted(conn, rows, &hits, q, CANDIDATES_OF_NODES_SORTED).await?;
     Ok(rows.into_iter().map(|(_, c)| c).collect())
 }
 
@@ -328,18 +361,19 @@ fn functions_missing(e: &StoreError) -> bool {
 
 /// Candidate `rows` when they came out in the order of their `hits`, else those of the
 /// sorting query.
-async fn in_hit_order_or_sorted(
+async fn in_hit_order_or_sorted<H: serde::Serialize>(
     conn: &mut SqliteConnection,
     rows: Vec<(i64, Candidate)>,
-    hits: &[i64],
+    hits: &[H],
     q: &CandidateQuery,
+    sorted: &'static str,
 ) -> StoreResult<Vec<(i64, Candidate)>> {
     let order: Vec<i64> = rows.iter().map(|(hit, _)| *hit).collect();
     if in_hit_order(&order) {
         return Ok(rows);
     }
     tracing::warn!("candidate rows came out of hit order; sorting them instead");
-    rows_of_hits(conn, CANDIDATES_OF_HITS_SORTED, hits, q).await
+    rows_of_hits(conn, sorted, hits, q).await
 }
 
 /// FTS5's integrity check with rank 1 also compares the index with the external content table
@@ -459,6 +493,7 @@ mod tests {
             newest: 0,
             before: None,
             docs: None,
+            hits: None,
         }
     }
 
@@ -628,6 +663,7 @@ mod tests {
             newest: 0,
             before: None,
             docs: None,
+            hits: None,
         };
         let mut conn = pool.acquire().await.unwrap();
         super::super::register_functions(&mut conn).await.unwrap();
@@ -713,6 +749,7 @@ mod tests {
                 newest: 0,
                 before: None,
                 docs: None,
+                hits: None,
             };
             let titles = |rows: Vec<(i64, Candidate)>| -> Vec<(String, i64)> {
                 rows.into_iter()
@@ -738,13 +775,34 @@ mod tests {
                 let rows = rows_of_hits(&mut conn, other_plan, &hits, &q)
                     .await
                     .unwrap();
-                let chosen = in_hit_order_or_sorted(&mut conn, rows, &hits, &q)
-                    .await
-                    .unwrap();
+                let chosen =
+                    in_hit_order_or_sorted(&mut conn, rows, &hits, &q, CANDIDATES_OF_HITS_SORTED)
+                        .await
+                        .unwrap();
                 let chosen: Vec<String> = chosen.into_iter().map(|(_, c)| c.node.title).collect();
                 let sorted: Vec<String> = sorted.iter().map(|(t, _)| t.clone()).collect();
                 assert_eq!(chosen, sorted, "limit {limit}");
             }
+            // The same hits named by node id (as a sweep ranks them) give the same candidates.
+            let mut ids = Vec::new();
+            for hit in &hits {
+                let id: Option<String> =
+                    sqlx::query_scalar("select node_id from nodes where rowid = $1")
+                        .bind(hit)
+                        .fetch_optional(&mut *conn)
+                        .await
+                        .unwrap();
+                ids.push(id.map_or_else(uuid::Uuid::now_v7, |id| id.parse().unwrap()));
+            }
+            let by_id = candidates_of_nodes(&mut conn, &q, &ids).await.unwrap();
+            let by_id: Vec<String> = by_id.into_iter().map(|c| c.node.title).collect();
+            let sorted: Vec<String> = sorted.iter().map(|(t, _)| t.clone()).collect();
+            assert_eq!(by_id, sorted, "limit {limit}");
+            let ids: Vec<String> = ids.iter().map(uuid::Uuid::to_string).collect();
+            let by_id_sorted = rows_of_hits(&mut conn, CANDIDATES_OF_NODES_SORTED, &ids, &q)
+                .await
+                .unwrap();
+            assert_eq!(titles(by_id_sorted), fast, "limit {limit}");
         }
     }
 }
