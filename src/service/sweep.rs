@@ -213,6 +213,7 @@ async fn compare_all(
     let mut stretch = Stretch::new();
     let mut last_event = Instant::now();
     let mut passed = Passed::default();
+    let mut width = Width::new();
     loop {
         let page = store.sweep_page(&sweep, after, PAGE).await?;
         let Some((last, _)) = page.last() else { break };
@@ -224,7 +225,8 @@ async fn compare_all(
         let mut next = 0;
         let mut taken = 0;
         while taken < page.len() {
-            while running.len() < side_by_side(svc) && next < page.len() {
+            while running.len() < width.at(svc.detector.busy(), Instant::now()) && next < page.len()
+            {
                 yield_to_writes(svc).await;
                 let query = query_of(&judge, &mut passed, &page[next]);
                 running.push_back(Comparing::start(svc, &judge, &page[next], query));
@@ -279,12 +281,36 @@ async fn compare_all(
     Ok(done)
 }
 
-/// Memories compared at once. A search is ranked in memory, and what is left of it is reading
-/// the candidates' rows: each memory waits on its reads most of the time, and with eight under
-/// way both cores judge (a 100k sweep 1.2x faster than with two, BENCHMARKS.md). While writes
-/// or checks are under way, two, so that they find the cores nearly free.
-fn side_by_side(svc: &Services) -> usize {
-    if svc.detector.busy() { 2 } else { 8 }
+/// How many memories are compared at once. A search is ranked in memory, and what is left of
+/// it is reading the candidates' rows: each memory waits on its reads much of the time, and
+/// with eight under way both cores judge (a 100k sweep 1.2x faster than with two,
+/// BENCHMARKS.md). Once a write or check has been seen, one at a time for a while: a client
+/// that writes without a pause is idle between its writes, and eight comparisons started in
+/// those gaps doubled its writes' median latency.
+struct Width {
+    last_busy: Option<Instant>,
+}
+
+impl Width {
+    const ALONE: usize = 8;
+    const BESIDE_WRITES: usize = 1;
+    /// How long after the last write or check seen the sweep stays narrow.
+    const QUIET_FOR: Duration = Duration::from_secs(1);
+
+    fn new() -> Self {
+        Self { last_busy: None }
+    }
+
+    /// The width now, `busy` telling whether a write or check is under way.
+    fn at(&mut self, busy: bool, now: Instant) -> usize {
+        if busy {
+            self.last_busy = Some(now);
+        }
+        match self.last_busy {
+            Some(seen) if now.duration_since(seen) < Self::QUIET_FOR => Self::BESIDE_WRITES,
+            _ => Self::ALONE,
+        }
+    }
 }
 
 /// One memory being compared on a task of its own.
@@ -439,3 +465,22 @@ async fn record(
 
 /// The sweeper's wake-up: [`start`] rings it so that a new sweep begins at once.
 pub type Sweeper = Arc<Notify>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sweep_narrows_while_writes_are_seen_and_for_a_while_after() {
+        let start = Instant::now();
+        let mut width = Width::new();
+        assert_eq!(width.at(false, start), Width::ALONE);
+        assert_eq!(width.at(true, start), Width::BESIDE_WRITES);
+        // Between a client's writes nothing is under way, and the sweep stays narrow.
+        let gap = start + Duration::from_millis(5);
+        assert_eq!(width.at(false, gap), Width::BESIDE_WRITES);
+        let later = start + Width::QUIET_FOR;
+        assert_eq!(width.at(false, later), Width::ALONE);
+        const { assert!(Width::ALONE > Width::BESIDE_WRITES) };
+    }
+}
