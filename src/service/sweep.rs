@@ -219,8 +219,8 @@ async fn compare_all(
         let Some((last, _)) = page.last() else { break };
         after = Some(last.id);
         passed.load_through(store, last.id).await?;
-        // Memories are compared side by side (each on a task of its own: its search, then
-        // its judging), and what each found is taken in order.
+        // Memories are compared side by side (each ranked here, then on a task of its own:
+        // its candidates' rows, then its judging), and what each found is taken in order.
         let mut running: VecDeque<Comparing> = VecDeque::new();
         let mut next = 0;
         let mut taken = 0;

@@ -295,7 +295,7 @@ pub trait Backend: Send + Sync + Sized + 'static {
         key.parse().ok()
     }
     /// Candidates matching any of the rarest of `q.tokens` (by the index's own statistics),
-    /// best first.
+    /// best first; or, when the caller ranked them (`q.hits`), those among its hits.
     fn candidates_by_tokens(
         &self,
         conn: &mut Conn<Self>,
