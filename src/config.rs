@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 
 use crate::domain::contradiction::Sensitivity;
 use crate::domain::policy::{Format, RuleSet};
-use crate::store::sqlite::Synchronous;
+use crate::store::sqlite::{SqliteOptions, Synchronous};
 
 /// The server loop's two guards (`server`): header-read timeout and connection cap.
 #[derive(Debug, Clone, Copy)]
@@ -107,6 +107,22 @@ pub struct DbArgs {
     #[arg(long, env = "CONCORD_SQLITE_SYNCHRONOUS", default_value = "full",
           value_parser = parse_synchronous)]
     pub sqlite_synchronous: Synchronous,
+    /// How much of a SQLite file is read through a memory map, in MiB (`PRAGMA mmap_size`; 0,
+    /// the default, maps nothing). A large store reads faster mapped (a sweep over 100,000
+    /// memories 1.15x); the mapped pages then count in the process's resident memory.
+    /// Ignored for PostgreSQL.
+    #[arg(long, env = "CONCORD_SQLITE_MMAP_MIB", default_value_t = 0)]
+    pub sqlite_mmap_mib: u64,
+}
+
+impl DbArgs {
+    /// How SQLite is opened.
+    pub fn sqlite(&self) -> SqliteOptions {
+        SqliteOptions {
+            synchronous: self.sqlite_synchronous,
+            mmap_mib: self.sqlite_mmap_mib,
+        }
+    }
 }
 
 /// `concord keys …`: against the configured database (which must exist).
@@ -383,6 +399,7 @@ impl Settings {
             db: DbArgs {
                 database_url: Secret(url.to_owned()),
                 sqlite_synchronous: Synchronous::Full,
+                sqlite_mmap_mib: 0,
             },
             bind: "127.0.0.1:0".parse().expect("valid address"),
             api_keys: Vec::new(),

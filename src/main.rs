@@ -89,7 +89,7 @@ fn refuse_on(check: Result<impl Sized, location::Refusal>) {
 /// Connects (and migrates), naming the database when it cannot be opened.
 async fn open(db: &concord::config::DbArgs) -> anyhow::Result<std::sync::Arc<dyn store::Store>> {
     let url = &db.database_url.0;
-    store::connect_with(url, db.sqlite_synchronous)
+    store::connect_with(url, db.sqlite())
         .await
         .with_context(|| format!("cannot open the database ({})", location::describe(url)))
 }

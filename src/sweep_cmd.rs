@@ -57,7 +57,7 @@ async fn direct(args: &SweepArgs, filter: SweepFilter) -> anyhow::Result<i32> {
             return Ok(2);
         }
     };
-    let store = concord::store::connect_with(url, args.db.sqlite_synchronous)
+    let store = concord::store::connect_with(url, args.db.sqlite())
         .await
         .map_err(|e| {
             anyhow::anyhow!(

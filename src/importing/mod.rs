@@ -149,7 +149,7 @@ async fn open(
             std::process::exit(2);
         }
     };
-    let store = concord::store::connect_with(url, args.db.sqlite_synchronous)
+    let store = concord::store::connect_with(url, args.db.sqlite())
         .await
         .map_err(|e| {
             anyhow::anyhow!(

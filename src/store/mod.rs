@@ -1044,16 +1044,16 @@ pub async fn connect(url: &str) -> anyhow::Result<Arc<dyn Store>> {
     connect_with(url, sqlite::Synchronous::Full).await
 }
 
-/// [`connect`], choosing SQLite's durability (ignored for PostgreSQL).
+/// [`connect`], choosing how SQLite is opened (ignored for PostgreSQL).
 pub async fn connect_with(
     url: &str,
-    synchronous: sqlite::Synchronous,
+    sqlite_options: impl Into<sqlite::SqliteOptions>,
 ) -> anyhow::Result<Arc<dyn Store>> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         Ok(Arc::new(postgres::PgStore::connect(url).await?) as Arc<dyn Store>)
     } else if url.starts_with("sqlite:") {
         Ok(Arc::new(
-            sqlite::SqliteStore::connect(url, synchronous).await?,
+            sqlite::SqliteStore::connect(url, sqlite_options).await?,
         ))
     } else {
         anyhow::bail!("unsupported database URL: expected sqlite:// or postgres://")

@@ -728,9 +728,12 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("concord-functions-{}", uuid::Uuid::now_v7()));
         std::fs::create_dir_all(&dir).unwrap();
         let url = format!("sqlite://{}?mode=rwc", dir.join("c.db").display());
-        let store = crate::store::sqlite::SqliteStore::connect(&url, Default::default())
-            .await
-            .unwrap();
+        let store = crate::store::sqlite::SqliteStore::connect(
+            &url,
+            crate::store::sqlite::SqliteOptions::default(),
+        )
+        .await
+        .unwrap();
         let mut conn = store.pool.acquire().await.unwrap();
         let configured = sqlx::query(rarest).fetch_one(&mut *conn).await;
         drop(conn);
