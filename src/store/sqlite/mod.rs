@@ -63,11 +63,8 @@ impl FromStr for Synchronous {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SqliteOptions {
     pub synchronous: Synchronous,
-    /// `PRAGMA mmap_size` in MiB; 0 (SQLite's default) reads every page with a system call.
-    /// Mapped, a page the OS has cached is read in place, without a copy: a sweep over a
-    /// 270 MB store ran 1.15x faster (BENCHMARKS.md). The mapped pages count in the process's
-    /// resident memory once per connection, though they are the OS's shared page cache either
-    /// way, and an I/O error on a mapped page stops the process instead of failing one request.
+    /// `PRAGMA mmap_size` in MiB (`--sqlite-mmap-mib`, whose help says what it costs); 0, SQLite's
+    /// default, reads every page with a system call.
     pub mmap_mib: u64,
 }
 
