@@ -363,20 +363,34 @@ impl SweepDetection {
     }
 
     /// The conflicts stored `node` makes with `candidates` (pairs with a verdict or a conflict
-    /// already are passed over), as its write would have queued them.
+    /// already are passed over), as its write would have queued them. The candidates of
+    /// ranked hits come without their `remembered` flag (`CandidateQuery::hits`): the rules
+    /// judge each pair on its own, so the pairs they find are asked about afterwards, and only
+    /// those; an LLM tier is asked about no remembered pair, so there all are asked first.
     pub async fn judge(
         &self,
+        store: &dyn Store,
         node: &Node,
         embedding: Option<&[f32]>,
-        candidates: Vec<Candidate>,
-    ) -> Vec<DetectedConflict> {
+        mut candidates: Vec<Candidate>,
+    ) -> StoreResult<Vec<DetectedConflict>> {
         let d = &self.detector;
         let probe = Probe::of_stored(node, embedding);
         let analysis = d.analysis(node.id, &probe.memory());
-        let findings = d
+        if d.llm.is_some() {
+            let ids: Vec<Uuid> = candidates.iter().map(|c| c.node.id).collect();
+            let remembered = store.remembered_among(node.id, &ids).await?;
+            candidates.retain(|c| !remembered.contains(&c.node.id));
+        }
+        let mut findings = d
             .judge_candidates(&probe, &analysis, candidates, None)
             .await;
-        d.conflicts_of(&probe, node.id, findings, &self.credibility)
+        if !findings.is_empty() {
+            let olds: Vec<Uuid> = findings.iter().map(|f| f.old.id).collect();
+            let remembered = store.remembered_among(node.id, &olds).await?;
+            findings.retain(|f| !remembered.contains(&f.old.id));
+        }
+        Ok(d.conflicts_of(&probe, node.id, findings, &self.credibility))
     }
 }
 

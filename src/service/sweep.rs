@@ -341,7 +341,9 @@ impl Comparing {
         let (m, q) = (Arc::clone(&memory), query.clone());
         let task = tokio::spawn(async move {
             let candidates = store.candidates(q).await?;
-            Ok(judge.judge(&m.0, m.1.as_deref(), candidates).await)
+            Ok(judge
+                .judge(&*store, &m.0, m.1.as_deref(), candidates)
+                .await?)
         });
         Self {
             node: memory.0.id,

@@ -245,6 +245,9 @@ pub trait Backend: Send + Sync + Sized + 'static {
     /// stored before a sweep's memory.
     const CANDIDATES_BY_LABELS_BEFORE: &'static str;
     const CANDIDATES_NEWEST_BEFORE: &'static str;
+    /// `node_id` of each node of list `$1` that has a verdict with node `$2` already: a
+    /// conflict of the pair, whatever its status, or an edge recording a verdict.
+    const REMEMBERED_AMONG: &'static str;
     /// How `concord check` reads the JSON columns.
     const JSON: JsonSql;
 

@@ -251,8 +251,10 @@ pub struct CandidateQuery {
     pub docs: Option<Vec<(String, i64)>>,
     /// The index's hits, best first, when the caller ranked them itself (a sweep keeps the
     /// postings of the memories it has passed, `retrieval::Postings`): the store then reads
-    /// the candidates among these nodes instead of searching its index. `None`: the store
-    /// searches.
+    /// the candidates among these nodes instead of searching its index, and leaves their
+    /// [`Candidate::remembered`] false: probing every candidate cost more than asking
+    /// [`Store::remembered_among`] about the few the caller finds contradicting. `None`: the
+    /// store searches.
     pub hits: Option<Vec<Uuid>>,
 }
 
@@ -458,6 +460,10 @@ pub trait Store: Send + Sync + 'static {
     async fn list_edges(&self, node_id: Uuid, query: EdgeQuery) -> StoreResult<Page<Edge>>;
 
     async fn candidates(&self, query: CandidateQuery) -> StoreResult<Vec<Candidate>>;
+    /// Those of `others` that have a verdict with `node` already (a conflict of the pair,
+    /// whatever its status, or a `supersedes` or `relates_to` edge): what
+    /// [`Candidate::remembered`] says of a candidate, asked after the search.
+    async fn remembered_among(&self, node: Uuid, others: &[Uuid]) -> StoreResult<Vec<Uuid>>;
 
     /// Queues a conflict; returns the existing pending one (and `false`) for a known pair.
     async fn queue_conflict(&self, conflict: NewConflict) -> StoreResult<(Conflict, bool)>;
@@ -807,6 +813,10 @@ impl<B: Backend> Store for B {
 
     async fn candidates(&self, query: CandidateQuery) -> StoreResult<Vec<Candidate>> {
         nodes::candidates(self, query).await
+    }
+
+    async fn remembered_among(&self, node: Uuid, others: &[Uuid]) -> StoreResult<Vec<Uuid>> {
+        nodes::remembered_among(self, node, others).await
     }
 
     async fn queue_conflict(&self, conflict: NewConflict) -> StoreResult<(Conflict, bool)> {

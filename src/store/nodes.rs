@@ -409,6 +409,26 @@ pub async fn candidates_in<B: Backend>(
     Ok(out)
 }
 
+/// Those of `others` that have a verdict with `node` already ([`Backend::REMEMBERED_AMONG`]).
+pub async fn remembered_among<B: Backend>(
+    store: &B,
+    node: Uuid,
+    others: &[Uuid],
+) -> StoreResult<Vec<Uuid>> {
+    if others.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut conn = store.reader().await?;
+    let rows = B::query(B::REMEMBERED_AMONG)
+        .arg(Ids(others))
+        .arg(Id(node))
+        .all(&mut conn)
+        .await?;
+    rows.iter()
+        .map(|r| Cols::<B::Db>::new(r).id("node_id"))
+        .collect()
+}
+
 /// Appends the candidates of `rows` not already in `out`.
 fn add_unseen<B: Backend>(out: &mut Vec<Candidate>, rows: &[Row<B>]) -> StoreResult<()> {
     for row in rows {

@@ -88,12 +88,17 @@ macro_rules! conflict_columns {
 }
 pub(crate) use conflict_columns;
 
-/// Whether an edge recording a verdict links the candidate `n` and node `$4`.
+/// Whether an edge recording a verdict links the candidate `n` and node `$node`.
 macro_rules! verdict_edge_exists {
-    () => {
-        "exists (select 1 from edges e where e.kind in ('supersedes', 'relates_to') \
-            and ((e.source_id = n.node_id and e.target_id = $4) \
-              or (e.source_id = $4 and e.target_id = n.node_id)))"
+    ($node:literal) => {
+        concat!(
+            "exists (select 1 from edges e where e.kind in ('supersedes', 'relates_to') \
+               and ((e.source_id = n.node_id and e.target_id = ",
+            $node,
+            ") or (e.source_id = ",
+            $node,
+            " and e.target_id = n.node_id)))"
+        )
     };
 }
 pub(crate) use verdict_edge_exists;

@@ -14,6 +14,7 @@ use crate::support::TestApp;
 crate::on_both_databases!(
     a_sweep_queues_what_writes_with_detection_would_have_queued,
     a_sweep_of_one_scope_compares_only_its_memories,
+    a_sweep_passes_over_pairs_a_reviewer_decided,
     one_sweep_runs_at_a_time_and_a_cancelled_one_stops,
     a_sweep_is_announced_on_the_event_stream,
     bad_sweep_requests_are_refused_and_start_nothing,
@@ -237,6 +238,55 @@ async fn a_sweep_of_one_scope_compares_only_its_memories(app: TestApp) {
     assert_eq!(listed["items"].as_array().unwrap().len(), 1, "{listed}");
     let all = app.get("/sweeps").await.json();
     assert_eq!(all["items"][1]["id"], started["id"], "newest first: {all}");
+}
+
+async fn a_sweep_passes_over_pairs_a_reviewer_decided(app: TestApp) {
+    // Arrange: a pair queued at write time and kept both by a reviewer, and a pair written
+    // without detection.
+    let app = sweeping(&app);
+    let mut ids = Vec::new();
+    for (title, body, detect) in [
+        ("Cache TTL", "The cache TTL is 30 seconds", true),
+        ("Cache TTL", "The cache TTL is 90 seconds", true),
+        ("Retry limit", "The retry limit is 3 attempts", false),
+        ("Retry limit", "The retry limit is 7 attempts", false),
+    ] {
+        let r = app
+            .post(
+                &format!("/nodes?detect={detect}"),
+                json!({"title": title, "body": body}),
+            )
+            .await;
+        r.assert_status(StatusCode::CREATED);
+        ids.push(r.json()["node"]["id"].as_str().unwrap().to_owned());
+    }
+    let decided = app.get("/conflicts?status=pending").await.json();
+    let decided = decided["items"][0]["id"].as_str().unwrap().to_owned();
+    app.post(
+        &format!("/conflicts/{decided}/resolve"),
+        json!({"resolution": "keep_both"}),
+    )
+    .await
+    .assert_status(StatusCode::OK);
+
+    // Act
+    let started = start(&app, json!({})).await;
+    let done = ended(&app, started["id"].as_str().unwrap()).await;
+
+    // Assert: only the undecided pair is queued.
+    assert_eq!(
+        (done["compared"].as_i64(), done["conflicts_queued"].as_i64()),
+        (Some(4), Some(1)),
+        "{done}"
+    );
+    let pending = app.get("/conflicts?status=pending").await.json();
+    let items = pending["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{pending}");
+    assert_eq!(items[0]["old_node"]["id"], ids[2].as_str());
+    assert_eq!(items[0]["new_node"]["id"], ids[3].as_str());
+    let resolved = app.get("/conflicts?status=resolved").await.json();
+    assert_eq!(resolved["items"].as_array().unwrap().len(), 1, "{resolved}");
+    assert_eq!(resolved["items"][0]["id"], decided.as_str());
 }
 
 async fn one_sweep_runs_at_a_time_and_a_cancelled_one_stops(app: TestApp) {

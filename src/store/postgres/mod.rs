@@ -117,6 +117,7 @@ impl Backend for PgStore {
         candidates_by_labels!("label = any($1)", [labels_before!()], search::remembered!());
     const CANDIDATES_NEWEST_BEFORE: &'static str =
         candidates_newest!([newest_before!()], search::remembered!());
+    const REMEMBERED_AMONG: &'static str = search::REMEMBERED_AMONG;
     const JSON: JsonSql = search::JSON;
 
     fn pool(&self) -> &PgPool {

@@ -35,19 +35,42 @@ pub const LIST_RANKED: &str = concat!(
      order by r.score desc, r.node_id limit $6"
 );
 
-/// Whether a verdict between the candidate `n` and node `$4` already exists.
+/// Whether a verdict between the candidate `n` and node `$node` already exists: a conflict
+/// of the pair (whatever its status), or an edge recording a verdict.
+macro_rules! verdict_exists {
+    ($node:literal) => {
+        concat!(
+            "(exists (select 1 from conflict_queue q \
+                where (q.old_node_id = n.node_id and q.new_key = ",
+            $node,
+            "::text) or (q.old_node_id = ",
+            $node,
+            " and q.new_key = n.node_id::text)) or ",
+            crate::store::sql::verdict_edge_exists!($node),
+            ")"
+        )
+    };
+}
+
+pub(super) use verdict_exists;
+
+/// The `remembered` column of a candidate of the write of node `$4`.
 macro_rules! remembered {
     () => {
         concat!(
-            "($4::uuid is not null and (exists (select 1 from conflict_queue q \
-                where (q.old_node_id = n.node_id and q.new_key = $4::text) \
-                   or (q.old_node_id = $4 and q.new_key = n.node_id::text)) or ",
-            crate::store::sql::verdict_edge_exists!(),
-            ")) as remembered"
+            "($4::uuid is not null and ",
+            $crate::store::postgres::search::verdict_exists!("$4"),
+            ") as remembered"
         )
     };
 }
 pub(super) use remembered;
+
+/// Which of the nodes of list `$1` have a verdict with node `$2` already ([`verdict_exists`]).
+pub const REMEMBERED_AMONG: &str = concat!(
+    "select n.node_id from unnest($1::uuid[]) as n(node_id) where ",
+    verdict_exists!("$2::uuid")
+);
 
 /// The postings of a write's query tokens (`$2`) in its scope (`$4`), newest first (node ids
 /// are UUIDv7, so id order is creation order) and at most `$1` per token: a backward index
@@ -61,19 +84,28 @@ const POSTINGS: &str = "select t.token, \
      from unnest($2::text[]) with ordinality as t(term, token)";
 
 /// The best hits (`$1`, best first) that are active nodes of the write's scope and type, in
-/// that order. The lookup is a lateral subquery with `offset 0` so that the planner reads each
-/// hit by primary key rather than hash-joining every node of the scope.
-const CANDIDATES_OF_HITS: &str = concat!(
-    "select ",
-    node_columns!("n", ""),
-    ", n.embedding, ",
-    remembered!(),
-    " from unnest($1::uuid[]) with ordinality as h(node_id, rank) \
-     cross join lateral (select * from nodes n where n.node_id = h.node_id offset 0) n \
-     where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
-       and ($4::uuid is null or n.node_id <> $4) \
-     order by h.rank limit $5"
-);
+/// that order, with the `remembered` column given. The lookup is a lateral subquery with
+/// `offset 0` so that the planner reads each hit by primary key rather than hash-joining every
+/// node of the scope.
+macro_rules! candidates_of_hits {
+    ($($remembered:tt)+) => {
+        concat!(
+            "select ",
+            node_columns!("n", ""),
+            ", n.embedding, ",
+            $($remembered)+,
+            " from unnest($1::uuid[]) with ordinality as h(node_id, rank) \
+             cross join lateral (select * from nodes n where n.node_id = h.node_id offset 0) n \
+             where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
+               and ($4::uuid is null or n.node_id <> $4) \
+             order by h.rank limit $5"
+        )
+    };
+}
+const CANDIDATES_OF_HITS: &str = candidates_of_hits!(remembered!());
+/// The candidates among hits the caller ranked itself (`CandidateQuery::hits`), without the
+/// `remembered` probes (the caller asks about the pairs that matter).
+const CANDIDATES_OF_GIVEN_HITS: &str = candidates_of_hits!("false as remembered");
 
 /// The text of a `to_tsquery` (bound as a parameter, never spliced into SQL): every token
 /// quoted, so none can be read as an operator, and joined by `&` (all) or `|` (any).
@@ -172,7 +204,7 @@ pub async fn candidates_by_tokens(
     q: &CandidateQuery,
 ) -> StoreResult<Vec<PgRow>> {
     if let Some(hits) = &q.hits {
-        return candidates_of_hits(conn, q, hits).await;
+        return candidates_of_hits(conn, CANDIDATES_OF_GIVEN_HITS, q, hits).await;
     }
     if q.tokens.is_empty() {
         return Ok(Vec::new());
@@ -218,19 +250,20 @@ pub async fn candidates_by_tokens(
     }
     let weights: Vec<f64> = tokens.iter().map(|(_, docs)| rarity(*docs)).collect();
     let hits: Vec<Uuid> = best_hits(&weights, walks, q.limit * INDEX_HITS_PER_CANDIDATE);
-    candidates_of_hits(conn, q, &hits).await
+    candidates_of_hits(conn, CANDIDATES_OF_HITS, q, &hits).await
 }
 
 /// The candidates among `hits` (best first), in that order.
 async fn candidates_of_hits(
     conn: &mut PgConnection,
+    sql: &'static str,
     q: &CandidateQuery,
     hits: &[Uuid],
 ) -> StoreResult<Vec<PgRow>> {
     if hits.is_empty() {
         return Ok(Vec::new());
     }
-    sqlx::query::<Postgres>(CANDIDATES_OF_HITS)
+    sqlx::query::<Postgres>(sql)
         .bind(hits)
         .arg(&q.scope)
         .arg(&q.memory_type)

@@ -575,6 +575,7 @@ impl Backend for SqliteStore {
     );
     const CANDIDATES_NEWEST_BEFORE: &'static str =
         candidates_newest!([newest_before!()], search::remembered!());
+    const REMEMBERED_AMONG: &'static str = search::REMEMBERED_AMONG;
     const JSON: JsonSql = search::JSON;
 
     fn pool(&self) -> &SqlitePool {

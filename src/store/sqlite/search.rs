@@ -34,19 +34,42 @@ pub const LIST_RANKED: &str = concat!(
      order by score, node_id limit $6"
 );
 
-/// Whether a verdict between the candidate `n` and node `$4` already exists.
+/// Whether a verdict between the candidate `n` and node `$node` already exists: a conflict
+/// of the pair (whatever its status), or an edge recording a verdict.
+macro_rules! verdict_exists {
+    ($node:literal) => {
+        concat!(
+            "(exists (select 1 from conflict_queue q \
+                where (q.old_node_id = n.node_id and q.new_key = ",
+            $node,
+            ") or (q.old_node_id = ",
+            $node,
+            " and q.new_key = n.node_id)) or ",
+            crate::store::sql::verdict_edge_exists!($node),
+            ")"
+        )
+    };
+}
+
+pub(super) use verdict_exists;
+
+/// The `remembered` column of a candidate of the write of node `$4`.
 macro_rules! remembered {
     () => {
         concat!(
-            "($4 is not null and (exists (select 1 from conflict_queue q \
-                where (q.old_node_id = n.node_id and q.new_key = $4) \
-                   or (q.old_node_id = $4 and q.new_key = n.node_id)) or ",
-            crate::store::sql::verdict_edge_exists!(),
-            ")) as remembered"
+            "($4 is not null and ",
+            $crate::store::sqlite::search::verdict_exists!("$4"),
+            ") as remembered"
         )
     };
 }
 pub(super) use remembered;
+
+/// Which of the nodes of list `$1` have a verdict with node `$2` already ([`verdict_exists`]).
+pub const REMEMBERED_AMONG: &str = concat!(
+    "select n.node_id from (select value as node_id from json_each($1)) n where ",
+    verdict_exists!("$2")
+);
 
 /// The first `$5` of the best hits (`$1`, a JSON array of rowids, best first) that are active
 /// nodes of the write's scope and type, with their place among the hits (`hit`). `cross join`
@@ -63,16 +86,16 @@ pub(super) use remembered;
 /// server's CPU per write; as JSON, the bodies were quoted and parsed again.
 macro_rules! candidates_of_hits {
     ($hits:literal, $order:literal) => {
-        candidates_of_hits!($hits, "rowid", $order)
+        candidates_of_hits!($hits, "rowid", [remembered!()], $order)
     };
-    ($hits:literal, $key:literal, $order:literal) => {
+    ($hits:literal, $key:literal, [$($remembered:tt)+], $order:literal) => {
         concat!(
             "select concord_rows(node_id, title, body, memory_type, labels, scope, source, \
              confidence, state, observed_at, created_at, updated_at, has_embedding, embedding, \
              hit, remembered, provenance) from (select ",
             node_columns!("n", ""),
             ", n.embedding, h.key as hit, ",
-            remembered!(),
+            $($remembered)+,
             " from json_each(",
             $hits,
             ") h cross join nodes n on n.",
@@ -90,9 +113,11 @@ macro_rules! candidates_of_hits {
 const CANDIDATES_OF_HITS: &str = candidates_of_hits!("$1", "");
 const CANDIDATES_OF_HITS_SORTED: &str = candidates_of_hits!("$1", "order by h.key");
 /// The candidates among hits named by node id (`$1`, a JSON array, best first), when the
-/// caller ranked them itself (`CandidateQuery::hits`); read as [`candidates_of_hits`] reads.
-const CANDIDATES_OF_NODES: &str = candidates_of_hits!("$1", "node_id", "");
-const CANDIDATES_OF_NODES_SORTED: &str = candidates_of_hits!("$1", "node_id", "order by h.key");
+/// caller ranked them itself (`CandidateQuery::hits`); read as [`candidates_of_hits`] reads,
+/// without the `remembered` probes (the caller asks about the pairs that matter).
+const CANDIDATES_OF_NODES: &str = candidates_of_hits!("$1", "node_id", ["0 as remembered"], "");
+const CANDIDATES_OF_NODES_SORTED: &str =
+    candidates_of_hits!("$1", "node_id", ["0 as remembered"], "order by h.key");
 
 /// A whole candidate search as one statement, its steps in Rust registered as SQL functions
 /// (`functions.rs`). One statement, because each statement is a hand-off to the connection's
