@@ -363,8 +363,8 @@ impl SweepDetection {
     }
 
     /// The conflicts stored `node` makes with `candidates` (pairs with a verdict or a conflict
-    /// already are passed over), as its write would have queued them. The candidates of
-    /// ranked hits come without their `remembered` flag (`CandidateQuery::hits`): the rules
+    /// already are passed over), as its write would have queued them. A sweep's candidates
+    /// come without their `remembered` flag (`CandidateQuery::before`): the rules
     /// judge each pair on its own, so the pairs they find are asked about afterwards, and only
     /// those; an LLM tier is asked about no remembered pair, so there all are asked first.
     pub async fn judge(

@@ -242,7 +242,8 @@ pub trait Backend: Send + Sync + Sized + 'static {
     /// A scope's newest active nodes of a memory type; binds as `nodes::candidates`.
     const CANDIDATES_NEWEST: &'static str;
     /// [`Self::CANDIDATES_BY_LABELS`] and [`Self::CANDIDATES_NEWEST`] bounded to the nodes
-    /// stored before a sweep's memory.
+    /// stored before a sweep's memory, without the `remembered` probes
+    /// (`CandidateQuery::before`).
     const CANDIDATES_BY_LABELS_BEFORE: &'static str;
     const CANDIDATES_NEWEST_BEFORE: &'static str;
     /// `node_id` of each node of list `$1` that has a verdict with node `$2` already: a

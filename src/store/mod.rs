@@ -244,6 +244,10 @@ pub struct CandidateQuery {
     pub newest: usize,
     /// Only nodes stored before this one (node id order; postings order on SQLite): a sweep
     /// compares a stored memory with what a write of it would have found. `None` for writes.
+    /// A sweep's search need not say which candidates are remembered: with `hits` given, and
+    /// in the label and newest searches, [`Candidate::remembered`] is false, and the sweep
+    /// asks [`Store::remembered_among`] about the few pairs it finds contradicting (probing
+    /// every candidate cost more).
     pub before: Option<Uuid>,
     /// How many stored memories hold each token, when the caller knows better than the
     /// index's statistics: a sweep counts those stored before the memory it compares, as the
@@ -251,10 +255,8 @@ pub struct CandidateQuery {
     pub docs: Option<Vec<(String, i64)>>,
     /// The index's hits, best first, when the caller ranked them itself (a sweep keeps the
     /// postings of the memories it has passed, `retrieval::Postings`): the store then reads
-    /// the candidates among these nodes instead of searching its index, and leaves their
-    /// [`Candidate::remembered`] false: probing every candidate cost more than asking
-    /// [`Store::remembered_among`] about the few the caller finds contradicting. `None`: the
-    /// store searches.
+    /// the candidates among these nodes instead of searching its index (`remembered` false,
+    /// as `before` says). `None`: the store searches.
     pub hits: Option<Vec<Uuid>>,
 }
 

@@ -114,9 +114,9 @@ impl Backend for PgStore {
         candidates_by_labels!("label = any($1)", [""], search::remembered!());
     const CANDIDATES_NEWEST: &'static str = candidates_newest!([""], search::remembered!());
     const CANDIDATES_BY_LABELS_BEFORE: &'static str =
-        candidates_by_labels!("label = any($1)", [labels_before!()], search::remembered!());
+        candidates_by_labels!("label = any($1)", [labels_before!()], "false as remembered");
     const CANDIDATES_NEWEST_BEFORE: &'static str =
-        candidates_newest!([newest_before!()], search::remembered!());
+        candidates_newest!([newest_before!()], "false as remembered");
     const REMEMBERED_AMONG: &'static str = search::REMEMBERED_AMONG;
     const JSON: JsonSql = search::JSON;
 

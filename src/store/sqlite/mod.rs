@@ -571,10 +571,10 @@ impl Backend for SqliteStore {
     const CANDIDATES_BY_LABELS_BEFORE: &'static str = candidates_by_labels!(
         "label in (select value from json_each($1))",
         [labels_before!()],
-        search::remembered!()
+        "0 as remembered"
     );
     const CANDIDATES_NEWEST_BEFORE: &'static str =
-        candidates_newest!([newest_before!()], search::remembered!());
+        candidates_newest!([newest_before!()], "0 as remembered");
     const REMEMBERED_AMONG: &'static str = search::REMEMBERED_AMONG;
     const JSON: JsonSql = search::JSON;
 
