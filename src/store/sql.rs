@@ -88,6 +88,28 @@ macro_rules! conflict_columns {
 }
 pub(crate) use conflict_columns;
 
+/// Whether a verdict between the candidate `n` and node `$node` already exists: a conflict
+/// of the pair (whatever its status; `new_key` is text, so PostgreSQL compares ids cast by
+/// `$text`), or an edge recording a verdict.
+macro_rules! verdict_exists {
+    ($node:literal, $text:literal) => {
+        concat!(
+            "(exists (select 1 from conflict_queue q where (q.old_node_id = n.node_id and \
+               q.new_key = ",
+            $node,
+            $text,
+            ") or (q.old_node_id = ",
+            $node,
+            " and q.new_key = n.node_id",
+            $text,
+            ")) or ",
+            $crate::store::sql::verdict_edge_exists!($node),
+            ")"
+        )
+    };
+}
+pub(crate) use verdict_exists;
+
 /// Whether an edge recording a verdict links the candidate `n` and node `$node`.
 macro_rules! verdict_edge_exists {
     ($node:literal) => {

@@ -35,41 +35,22 @@ pub const LIST_RANKED: &str = concat!(
      order by r.score desc, r.node_id limit $6"
 );
 
-/// Whether a verdict between the candidate `n` and node `$node` already exists: a conflict
-/// of the pair (whatever its status), or an edge recording a verdict.
-macro_rules! verdict_exists {
-    ($node:literal) => {
-        concat!(
-            "(exists (select 1 from conflict_queue q \
-                where (q.old_node_id = n.node_id and q.new_key = ",
-            $node,
-            "::text) or (q.old_node_id = ",
-            $node,
-            " and q.new_key = n.node_id::text)) or ",
-            crate::store::sql::verdict_edge_exists!($node),
-            ")"
-        )
-    };
-}
-
-pub(super) use verdict_exists;
-
 /// The `remembered` column of a candidate of the write of node `$4`.
 macro_rules! remembered {
     () => {
         concat!(
             "($4::uuid is not null and ",
-            $crate::store::postgres::search::verdict_exists!("$4"),
+            crate::store::sql::verdict_exists!("$4", "::text"),
             ") as remembered"
         )
     };
 }
 pub(super) use remembered;
 
-/// Which of the nodes of list `$1` have a verdict with node `$2` already ([`verdict_exists`]).
+/// Which of the nodes of list `$1` have a verdict with node `$2` already (`sql::verdict_exists`).
 pub const REMEMBERED_AMONG: &str = concat!(
     "select n.node_id from unnest($1::uuid[]) as n(node_id) where ",
-    verdict_exists!("$2::uuid")
+    crate::store::sql::verdict_exists!("$2::uuid", "::text")
 );
 
 /// The postings of a write's query tokens (`$2`) in its scope (`$4`), newest first (node ids
