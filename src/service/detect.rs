@@ -377,21 +377,31 @@ impl SweepDetection {
         let d = &self.detector;
         let probe = Probe::of_stored(node, embedding);
         let analysis = d.analysis(node.id, &probe.memory());
-        if d.llm.is_some() {
-            let ids: Vec<Uuid> = candidates.iter().map(|c| c.node.id).collect();
-            let remembered = store.remembered_among(node.id, &ids).await?;
-            candidates.retain(|c| !remembered.contains(&c.node.id));
+        let asked_first = d.llm.is_some();
+        if asked_first {
+            candidates = without_remembered(store, node.id, candidates, |c| c.node.id).await?;
         }
         let mut findings = d
             .judge_candidates(&probe, &analysis, candidates, None)
             .await;
-        if !findings.is_empty() {
-            let olds: Vec<Uuid> = findings.iter().map(|f| f.old.id).collect();
-            let remembered = store.remembered_among(node.id, &olds).await?;
-            findings.retain(|f| !remembered.contains(&f.old.id));
+        if !asked_first {
+            findings = without_remembered(store, node.id, findings, |f| f.old.id).await?;
         }
         Ok(d.conflicts_of(&probe, node.id, findings, &self.credibility))
     }
+}
+
+/// `items` less those whose node (`id`) has a verdict with `node` already.
+async fn without_remembered<T>(
+    store: &dyn Store,
+    node: Uuid,
+    mut items: Vec<T>,
+    id: impl Fn(&T) -> Uuid,
+) -> StoreResult<Vec<T>> {
+    let ids: Vec<Uuid> = items.iter().map(&id).collect();
+    let remembered = store.remembered_among(node, &ids).await?;
+    items.retain(|i| !remembered.contains(&id(i)));
+    Ok(items)
 }
 
 /// The candidate search for `probe`: its rarest index tokens and the names of its subjects,
