@@ -209,8 +209,25 @@ pub async fn finish<B: Backend>(
     Ok(sweep)
 }
 
+/// A page of a sweep: the memories after node `$4` up to `$5` that the filter (`$1` to `$3`)
+/// names, in node id order, at most `$6`, with their embeddings.
+///
+/// The state is tested as `n.state || ''` so that no index on it can be used: it is the
+/// node id range that bounds a page. SQLite, without statistics of the table, took the
+/// equality on the state for the better index (`nodes_newest`), read every active memory of
+/// the store for each page and sorted them all to keep 500: 150 ms a page at 100k memories
+/// against 1 ms by the id range, a third of a 100k sweep on one thread.
+pub const PAGE: &str = concat!(
+    "select ",
+    node_columns!("n", ""),
+    ", n.embedding from nodes n \
+     where n.node_id > $4 and n.node_id <= $5 and n.state || '' = 'active' and ",
+    filter!(),
+    " order by n.node_id limit $6"
+);
+
 /// The next `limit` memories sweep `s` compares after node `after`, in node id order, with
-/// their embeddings.
+/// their embeddings ([`PAGE`]).
 pub async fn page<B: Backend>(
     store: &B,
     s: &Sweep,
@@ -221,22 +238,15 @@ pub async fn page<B: Backend>(
         return Ok(Vec::new());
     };
     let mut conn = store.reader().await?;
-    let rows = B::query(concat!(
-        "select ",
-        node_columns!("n", ""),
-        ", n.embedding from nodes n \
-         where n.node_id > $4 and n.node_id <= $5 and n.state = 'active' and ",
-        filter!(),
-        " order by n.node_id limit $6"
-    ))
-    .arg(&s.filter.scope)
-    .arg(&s.filter.label)
-    .arg(s.filter.since.map(Ts))
-    .arg(Id(after.unwrap_or(Uuid::nil())))
-    .arg(Id(until))
-    .arg(limit as i64)
-    .all(&mut conn)
-    .await?;
+    let rows = B::query(PAGE)
+        .arg(&s.filter.scope)
+        .arg(&s.filter.label)
+        .arg(s.filter.since.map(Ts))
+        .arg(Id(after.unwrap_or(Uuid::nil())))
+        .arg(Id(until))
+        .arg(limit as i64)
+        .all(&mut conn)
+        .await?;
     rows.iter()
         .map(|r| {
             let node = rows::some_node::<B::Db>(r)?;

@@ -754,6 +754,19 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_sweep_pages_through_the_id_range_never_the_whole_store() {
+        let steps = plan(crate::store::sweeps::PAGE).await;
+        assert!(
+            steps[0].contains("USING INDEX sqlite_autoindex_nodes_1 (node_id>? AND node_id<?)"),
+            "{steps:?}"
+        );
+        assert!(
+            !steps.iter().any(|s| s.contains("TEMP B-TREE")),
+            "read in order, never sorted: {steps:?}"
+        );
+    }
+
+    #[tokio::test]
     async fn a_restatement_is_looked_for_among_its_titles_memories_only() {
         let steps = plan(crate::store::restatements::SAME_TITLE).await;
         assert!(
