@@ -740,13 +740,11 @@ mod tests {
         rows.iter().map(|r| r.get::<String, _>("detail")).collect()
     }
 
-    #[tokio::test]
-    async fn a_list_of_one_scope_reads_in_order_from_the_index_that_leads_with_scope() {
-        let steps = plan(crate::store::nodes::LIST_NEWEST_IN_SCOPE).await;
-        assert!(
-            steps[0].contains("USING INDEX nodes_in_scope_newest"),
-            "{steps:?}"
-        );
+    /// Asserts that SQLite runs `sql` from `index` first (its plan's first step names it) and
+    /// reads the rows in that order, never sorting them.
+    async fn assert_read_in_order(sql: &str, index: &str) {
+        let steps = plan(sql).await;
+        assert!(steps[0].contains(index), "{steps:?}");
         assert!(
             !steps.iter().any(|s| s.contains("TEMP B-TREE")),
             "read in order, never sorted: {steps:?}"
@@ -754,16 +752,15 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_list_of_one_scope_reads_in_order_from_the_index_that_leads_with_scope() {
+        let index = "USING INDEX nodes_in_scope_newest";
+        assert_read_in_order(crate::store::nodes::LIST_NEWEST_IN_SCOPE, index).await;
+    }
+
+    #[tokio::test]
     async fn a_sweep_pages_through_the_id_range_never_the_whole_store() {
-        let steps = plan(crate::store::sweeps::PAGE).await;
-        assert!(
-            steps[0].contains("USING INDEX sqlite_autoindex_nodes_1 (node_id>? AND node_id<?)"),
-            "{steps:?}"
-        );
-        assert!(
-            !steps.iter().any(|s| s.contains("TEMP B-TREE")),
-            "read in order, never sorted: {steps:?}"
-        );
+        let index = "USING INDEX sqlite_autoindex_nodes_1 (node_id>? AND node_id<?)";
+        assert_read_in_order(crate::store::sweeps::PAGE, index).await;
     }
 
     #[tokio::test]
