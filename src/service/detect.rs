@@ -20,7 +20,7 @@ use crate::domain::edge::{self, Edge};
 use crate::domain::node::{NewNode, Node};
 use crate::domain::recommend::{self, Standing};
 use crate::domain::time;
-use crate::service::judging::{self, Load, memory_of};
+use crate::service::judging::{self, Load, Spread, memory_of};
 use crate::service::llm::{LlmClient, LlmError, Pair};
 use crate::service::memo::{Memo, Weigh};
 use crate::service::policy::{Policies, Ruling};
@@ -125,7 +125,13 @@ impl Detector {
         // analysis starts: the two run at the same time.
         let (candidates, analysis) = tokio::join!(search, async { analyse() });
         let findings = self
-            .judge_candidates(probe, &analysis, candidates?, sensitivity)
+            .judge_candidates(
+                probe,
+                &analysis,
+                candidates?,
+                sensitivity,
+                Spread::SpareCore,
+            )
             .await;
         Ok((findings, analysis))
     }
@@ -138,6 +144,7 @@ impl Detector {
         analysis: &Arc<Analysis>,
         candidates: Vec<Candidate>,
         sensitivity: Option<Sensitivity>,
+        spread: Spread,
     ) -> Vec<Finding> {
         let cfg = DetectConfig {
             sensitivity: sensitivity.unwrap_or(self.base.sensitivity),
@@ -147,7 +154,7 @@ impl Detector {
         match &self.llm {
             None => {
                 let (memo, load, new) = (&self.analyses, &self.load, probe.memory());
-                judging::judge(memo, load, new, analysis, candidates.collect(), cfg).await
+                judging::judge(memo, load, spread, new, analysis, candidates.collect(), cfg).await
             }
             Some(llm) => {
                 let new = Analysed::new(probe.memory(), analysis);
@@ -321,8 +328,14 @@ impl BatchJudge for BatchDetection<'_> {
         // Kept in the memo, as a single write keeps its own: the batch's later nodes and the
         // writes after it judge this one as a candidate.
         let analysis = d.analysis(node.id, &probe.memory());
-        let mut findings =
-            (d.judge_candidates(&probe, &analysis, candidates, self.sensitivity)).await;
+        let mut findings = (d.judge_candidates(
+            &probe,
+            &analysis,
+            candidates,
+            self.sensitivity,
+            Spread::SpareCore,
+        ))
+        .await;
         for old in declared.into_iter().flatten() {
             if !findings.iter().any(|f| f.old.id == old.id) {
                 findings.push(Finding::declared(old.clone()));
@@ -382,7 +395,7 @@ impl SweepDetection {
             candidates = without_remembered(store, node.id, candidates, |c| c.node.id).await?;
         }
         let mut findings = d
-            .judge_candidates(&probe, &analysis, candidates, None)
+            .judge_candidates(&probe, &analysis, candidates, None, Spread::CallersTask)
             .await;
         if !asked_first {
             findings = without_remembered(store, node.id, findings, |f| f.old.id).await?;

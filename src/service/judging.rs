@@ -75,18 +75,38 @@ pub fn analysis_of(analyses: &Memo<Analysis>, id: uuid::Uuid, m: &Memory) -> Arc
     })
 }
 
+/// Where a memory's candidates are judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spread {
+    /// Half of them on a second thread while a core is spare: a write or a check, which
+    /// the client waits for.
+    SpareCore,
+    /// All on the caller's task: a sweep compares several memories at once, which keeps
+    /// the cores busy already, and handing half of each memory's candidates to another
+    /// thread only added hand-overs (BENCHMARKS.md, session 31).
+    CallersTask,
+}
+
+impl Spread {
+    /// Whether `candidates` of them are judged on two threads under `load`.
+    fn splits(self, candidates: usize, load: &Load) -> bool {
+        self == Spread::SpareCore && candidates >= SPLIT_FROM && load.spare_core()
+    }
+}
+
 /// The findings among `candidates` for the new memory (`new`, analysed as `analysis`), in
 /// the candidates' order.
 pub async fn judge(
     analyses: &Arc<Memo<Analysis>>,
     load: &Load,
+    spread: Spread,
     new: Memory<'_>,
     analysis: &Arc<Analysis>,
     mut candidates: Vec<Candidate>,
     cfg: DetectConfig,
 ) -> Vec<Finding> {
     let ours = Analysed::new(new, analysis);
-    if candidates.len() < SPLIT_FROM || !load.spare_core() {
+    if !spread.splits(candidates.len(), load) {
         return judge_each(analyses, ours, candidates, &cfg);
     }
     let second = candidates.split_off(candidates.len() / 2);
@@ -238,22 +258,25 @@ mod tests {
         let analysis = Arc::new(contradiction::analyse(&new));
         let cfg = DetectConfig::default();
         let memo = Arc::new(Memo::new(1 << 20));
-        let judged = |load: Load| {
+        let judged = |load: Load, spread: Spread| {
             let (memo, analysis, candidates) = (&memo, &analysis, candidates.clone());
             async move {
                 let _busy = load.enter();
-                let split = load.spare_core();
-                let found = judge(memo, &load, new, analysis, candidates, cfg).await;
+                let split = spread.splits(candidates.len(), &load);
+                let found = judge(memo, &load, spread, new, analysis, candidates, cfg).await;
                 let found: Vec<_> = found.into_iter().map(|f| (f.old.id, f.verdict)).collect();
                 (split, found)
             }
         };
-        let (split, two) = judged(Load::with_cores(64)).await;
-        let (alone, one) = judged(Load::with_cores(1)).await;
+        let (split, two) = judged(Load::with_cores(64), Spread::SpareCore).await;
+        let (alone, one) = judged(Load::with_cores(1), Spread::SpareCore).await;
+        // A sweep's comparisons keep the cores busy: it never splits, spare core or not.
+        let (swept, own_task) = judged(Load::with_cores(64), Spread::CallersTask).await;
         assert!(
-            split && !alone,
-            "one run split the judging, the other did not"
+            split && !alone && !swept,
+            "only a write with a spare core split the judging"
         );
+        assert_eq!(own_task, one);
         assert!(
             one.len() >= 10,
             "the fixture has contradictions: {}",
