@@ -214,6 +214,7 @@ async fn compare_all(
     let mut last_event = Instant::now();
     let mut passed = Passed::default();
     let mut width = Width::new();
+    let mut recording = Recording::default();
     loop {
         let page = store.sweep_page(&sweep, after, PAGE).await?;
         let Some((last, _)) = page.last() else { break };
@@ -246,16 +247,20 @@ async fn compare_all(
                 || stretch.started.elapsed() >= RECORD_EVERY
                 || resolved;
             if due {
+                if !recording.settle(&mut sweep).await? {
+                    return Ok(store.get_sweep(sweep.id).await?);
+                }
+                progress(&sweep);
                 let event = last_event.elapsed() >= EVENT_EVERY;
                 let stretch = std::mem::replace(&mut stretch, Stretch::new());
-                match record(svc, &sweep, owner, stretch, event).await? {
-                    Some(s) => sweep = s,
-                    None => return Ok(store.get_sweep(sweep.id).await?),
-                }
+                recording.start(svc, &sweep, owner, stretch, event);
                 if event {
                     last_event = Instant::now();
                 }
-                progress(&sweep);
+                // What a policy resolved is in the store before anything is compared again.
+                if resolved && !recording.settle(&mut sweep).await? {
+                    return Ok(store.get_sweep(sweep.id).await?);
+                }
             }
             if resolved {
                 // A policy changed stored memories: those compared beside this one are
@@ -268,10 +273,13 @@ async fn compare_all(
         }
     }
     if stretch.compared > 0 {
-        match record(svc, &sweep, owner, stretch, false).await? {
-            Some(s) => sweep = s,
-            None => return Ok(store.get_sweep(sweep.id).await?),
+        if !recording.settle(&mut sweep).await? {
+            return Ok(store.get_sweep(sweep.id).await?);
         }
+        recording.start(svc, &sweep, owner, stretch, false);
+    }
+    if !recording.settle(&mut sweep).await? {
+        return Ok(store.get_sweep(sweep.id).await?);
     }
     let done = store
         .finish_sweep(sweep.id, SweepStatus::Done, Some(owner), None)
@@ -360,13 +368,18 @@ impl Comparing {
     }
 
     async fn found(self) -> Result<Vec<DetectedConflict>> {
-        match self.task.await {
-            Ok(found) => found,
-            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-            Err(e) => Err(Error::Internal(anyhow::anyhow!(
-                "comparing was cancelled: {e}"
-            ))),
-        }
+        joined(self.task, "comparing").await
+    }
+}
+
+/// What a sweep's task (`what` it does) returned; its panic goes on in the caller.
+async fn joined<T>(task: tokio::task::JoinHandle<Result<T>>, what: &str) -> Result<T> {
+    match task.await {
+        Ok(result) => result,
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Err(e) => Err(Error::Internal(anyhow::anyhow!(
+            "{what} was cancelled: {e}"
+        ))),
     }
 }
 
@@ -432,6 +445,39 @@ async fn yield_to_writes(svc: &Services) {
         tokio::time::sleep(Duration::from_millis(1)).await;
     } else {
         tokio::task::yield_now().await;
+    }
+}
+
+/// The stretch being recorded while the next one is compared. A record waits for its commit
+/// (on SQLite a sync to disk), and comparing stood still until it came back: a 100k sweep
+/// records 400 stretches (BENCHMARKS.md, session 31). One stretch at a time is recorded, in
+/// order, so a checkpoint never passes a stretch that is not recorded.
+#[derive(Default)]
+struct Recording(Option<tokio::task::JoinHandle<Result<Option<Sweep>>>>);
+
+impl Recording {
+    /// Starts recording `stretch`; the one before must be settled.
+    fn start(&mut self, svc: &Services, sweep: &Sweep, owner: &str, stretch: Stretch, event: bool) {
+        debug_assert!(self.0.is_none(), "one stretch is recorded at a time");
+        let (svc, sweep, owner) = (svc.clone(), sweep.clone(), owner.to_owned());
+        self.0 = Some(tokio::spawn(async move {
+            record(&svc, &sweep, &owner, stretch, event).await
+        }));
+    }
+
+    /// Waits for the stretch being recorded, if one is, and takes the sweep as it recorded
+    /// it; false when the sweep is no longer this runner's.
+    async fn settle(&mut self, sweep: &mut Sweep) -> Result<bool> {
+        let Some(task) = self.0.take() else {
+            return Ok(true);
+        };
+        match joined(task, "recording").await? {
+            Some(s) => {
+                *sweep = s;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
     }
 }
 
