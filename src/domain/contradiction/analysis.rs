@@ -58,7 +58,7 @@ impl Analysis {
                 0
             }
         };
-        let set = |s: &std::collections::HashSet<String>| {
+        let set = |s: &super::side::Words| {
             s.iter()
                 .map(|x| string(x) + size_of::<String>() + 8)
                 .sum::<usize>()

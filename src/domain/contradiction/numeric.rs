@@ -4,13 +4,11 @@
 //! with that key on the other side is consistent with it, so lists of figures do not clash
 //! with one of their members.
 
-use std::collections::HashSet;
-
 use super::align::Alignment;
 use super::align::NEAR_DUPLICATE;
 use super::evidence::{At, Evidence};
 use super::figures::{different_moments, evidence, is_timestamp, same_life_event};
-use super::side::{Key, Side};
+use super::side::{Key, Side, Words};
 use super::value::{Class, Value};
 use super::words::{days_swapped, many_valued_object};
 
@@ -94,7 +92,7 @@ fn as_of_stamped(side: &Side) -> bool {
 /// Counts must name the same thing after the number ("399 deaths" / "390 deaths"); dates and
 /// measured quantities may share any neighbour ("buried ... 1635" / "buried in 1636").
 fn same_key(class: Class, a: &Key, b: &Key) -> bool {
-    let shares = |x: &HashSet<String>, y: &HashSet<String>| !x.is_disjoint(y);
+    let shares = |x: &Words, y: &Words| !x.is_disjoint(y);
     match class {
         Class::Count | Class::Money => shares(&a.after, &b.after),
         _ => shares(&a.after, &b.after) || shares(&a.before, &b.before),

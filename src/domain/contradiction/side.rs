@@ -1,12 +1,16 @@
 //! One side of a pair: a memory's analysed text, its tokens and values, and what the rules
 //! read of it alone, worked out once per memory.
 
-use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use super::lexicon;
 use super::tokens::{Kind, Token};
 use super::value::Value;
+
+/// A few words of a side, as a set. Hashed with foldhash: the rules look words up in the
+/// sets of both sides of every pair judged, and with std's SipHash the hashing was about a
+/// twentieth of a sweep's CPU (BENCHMARKS.md, session 31).
+pub type Words = foldhash::HashSet<String>;
 
 /// One side of the pair after analysis. Owned, so that it is made once per memory (see
 /// `analysis`) and read by every pair.
@@ -20,8 +24,8 @@ pub struct Side {
     /// Which of [`lexicon::REPLACEMENT_CUES`] the text holds, one bit per cue.
     pub replacement_cues: u64,
     /// Environments and identifiers the text names (see `subjects::loose_agree`).
-    pub environments: std::collections::HashSet<String>,
-    pub identifiers: std::collections::HashSet<String>,
+    pub environments: Words,
+    pub identifiers: Words,
     /// The relatives its sentences open with, "*my brother* is 30" (see `subjects`).
     pub relatives: Vec<String>,
     /// What each value measures, by index into `values` (see `numeric::keyed_change`).
@@ -90,14 +94,14 @@ impl Side {
 /// Context words identifying what a value measures.
 #[derive(Debug, Clone)]
 pub struct Key {
-    pub before: HashSet<String>,
-    pub after: HashSet<String>,
+    pub before: Words,
+    pub after: Words,
 }
 
 impl Key {
     /// About the bytes the key holds on the heap (see `Analysis::heap_bytes`).
     pub fn heap_bytes(&self) -> usize {
-        let words = |s: &HashSet<String>| {
+        let words = |s: &Words| {
             s.capacity() * (std::mem::size_of::<String>() + 8)
                 + s.iter().map(|w| w.len() + 16).sum::<usize>()
         };

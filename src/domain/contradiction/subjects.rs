@@ -28,7 +28,7 @@ use std::ops::Range;
 use super::align::{Alignment, Hunk};
 use super::evidence::At;
 use super::lexicon;
-use super::side::Side;
+use super::side::{Side, Words};
 use super::tokens::Kind;
 use super::values;
 
@@ -356,7 +356,7 @@ pub fn loose_agree(old: &Side, new: &Side) -> bool {
 }
 
 /// Stems of the environments a side names; kept on the side.
-pub(super) fn environments(side: &Side) -> HashSet<String> {
+pub(super) fn environments(side: &Side) -> Words {
     (0..side.tokens.len())
         .filter(|&i| {
             !in_value(side, i)
@@ -368,8 +368,8 @@ pub(super) fn environments(side: &Side) -> HashSet<String> {
 
 /// Compound and mixed letter-digit identifiers, written out whole ("sync-relay"); kept on the
 /// side.
-pub(super) fn identifiers(side: &Side) -> HashSet<String> {
-    let mut out = HashSet::new();
+pub(super) fn identifiers(side: &Side) -> Words {
+    let mut out = Words::default();
     let mut i = 0;
     while i < side.tokens.len() {
         let mut j = i;
