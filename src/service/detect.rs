@@ -328,14 +328,15 @@ impl BatchJudge for BatchDetection<'_> {
         // Kept in the memo, as a single write keeps its own: the batch's later nodes and the
         // writes after it judge this one as a candidate.
         let analysis = d.analysis(node.id, &probe.memory());
-        let mut findings = (d.judge_candidates(
-            &probe,
-            &analysis,
-            candidates,
-            self.sensitivity,
-            Spread::SpareCore,
-        ))
-        .await;
+        let mut findings = d
+            .judge_candidates(
+                &probe,
+                &analysis,
+                candidates,
+                self.sensitivity,
+                Spread::SpareCore,
+            )
+            .await;
         for old in declared.into_iter().flatten() {
             if !findings.iter().any(|f| f.old.id == old.id) {
                 findings.push(Finding::declared(old.clone()));

@@ -214,7 +214,7 @@ async fn compare_all(
     let mut last_event = Instant::now();
     let mut passed = Passed::default();
     let mut width = Width::new();
-    let mut recording = Recording::default();
+    let mut recording = Recording::new(svc, owner);
     loop {
         let page = store.sweep_page(&sweep, after, PAGE).await?;
         let Some((last, _)) = page.last() else { break };
@@ -247,20 +247,17 @@ async fn compare_all(
                 || stretch.started.elapsed() >= RECORD_EVERY
                 || resolved;
             if due {
-                if !recording.settle(&mut sweep).await? {
-                    return Ok(store.get_sweep(sweep.id).await?);
-                }
-                progress(&sweep);
                 let event = last_event.elapsed() >= EVENT_EVERY;
                 let stretch = std::mem::replace(&mut stretch, Stretch::new());
-                recording.start(svc, &sweep, owner, stretch, event);
+                // What a policy resolved is in the store before anything is compared again.
+                let then = if resolved { Then::Wait } else { Then::GoOn };
+                if !recording.next(&mut sweep, stretch, event, then).await? {
+                    return Ok(store.get_sweep(sweep.id).await?);
+                }
                 if event {
                     last_event = Instant::now();
                 }
-                // What a policy resolved is in the store before anything is compared again.
-                if resolved && !recording.settle(&mut sweep).await? {
-                    return Ok(store.get_sweep(sweep.id).await?);
-                }
+                progress(&sweep);
             }
             if resolved {
                 // A policy changed stored memories: those compared beside this one are
@@ -272,13 +269,10 @@ async fn compare_all(
             }
         }
     }
-    if stretch.compared > 0 {
-        if !recording.settle(&mut sweep).await? {
-            return Ok(store.get_sweep(sweep.id).await?);
-        }
-        recording.start(svc, &sweep, owner, stretch, false);
-    }
-    if !recording.settle(&mut sweep).await? {
+    if !recording
+        .next(&mut sweep, stretch, false, Then::Wait)
+        .await?
+    {
         return Ok(store.get_sweep(sweep.id).await?);
     }
     let done = store
@@ -452,23 +446,55 @@ async fn yield_to_writes(svc: &Services) {
 /// (on SQLite a sync to disk), and comparing stood still until it came back: a 100k sweep
 /// records 400 stretches (BENCHMARKS.md, session 31). One stretch at a time is recorded, in
 /// order, so a checkpoint never passes a stretch that is not recorded.
-#[derive(Default)]
-struct Recording(Option<tokio::task::JoinHandle<Result<Option<Sweep>>>>);
+struct Recording {
+    svc: Services,
+    owner: String,
+    under_way: Option<tokio::task::JoinHandle<Result<Option<Sweep>>>>,
+}
+
+/// What comparing does once a stretch is handed to [`Recording::next`].
+#[derive(PartialEq)]
+enum Then {
+    /// Goes on while the stretch is recorded.
+    GoOn,
+    /// Waits until it is recorded.
+    Wait,
+}
 
 impl Recording {
-    /// Starts recording `stretch`; the one before must be settled.
-    fn start(&mut self, svc: &Services, sweep: &Sweep, owner: &str, stretch: Stretch, event: bool) {
-        debug_assert!(self.0.is_none(), "one stretch is recorded at a time");
-        let (svc, sweep, owner) = (svc.clone(), sweep.clone(), owner.to_owned());
-        self.0 = Some(tokio::spawn(async move {
-            record(&svc, &sweep, &owner, stretch, event).await
-        }));
+    fn new(svc: &Services, owner: &str) -> Self {
+        Self {
+            svc: svc.clone(),
+            owner: owner.to_owned(),
+            under_way: None,
+        }
     }
 
-    /// Waits for the stretch being recorded, if one is, and takes the sweep as it recorded
-    /// it; false when the sweep is no longer this runner's.
+    /// Waits for the stretch under way, then records `stretch` (waiting for it too with
+    /// `Then::Wait`); `sweep` becomes the sweep as last recorded. False when the sweep is no
+    /// longer this runner's.
+    async fn next(
+        &mut self,
+        sweep: &mut Sweep,
+        stretch: Stretch,
+        event: bool,
+        then: Then,
+    ) -> Result<bool> {
+        if !self.settle(sweep).await? {
+            return Ok(false);
+        }
+        let (svc, owner, running) = (self.svc.clone(), self.owner.clone(), sweep.clone());
+        self.under_way = Some(tokio::spawn(async move {
+            record(&svc, &running, &owner, stretch, event).await
+        }));
+        if then == Then::Wait {
+            return self.settle(sweep).await;
+        }
+        Ok(true)
+    }
+
     async fn settle(&mut self, sweep: &mut Sweep) -> Result<bool> {
-        let Some(task) = self.0.take() else {
+        let Some(task) = self.under_way.take() else {
             return Ok(true);
         };
         match joined(task, "recording").await? {
