@@ -313,6 +313,10 @@ impl BatchJudge for BatchDetection<'_> {
         self.detect.then(|| candidate_query(&Probe::of_new(node)))
     }
 
+    fn overlaps(&self) -> bool {
+        self.detector.policies.change_nothing()
+    }
+
     async fn judge(
         &self,
         node: &NewNode,
@@ -334,7 +338,11 @@ impl BatchJudge for BatchDetection<'_> {
                 &analysis,
                 candidates,
                 self.sensitivity,
-                Spread::SpareCore,
+                if self.overlaps() {
+                    Spread::Helper
+                } else {
+                    Spread::SpareCore
+                },
             )
             .await;
         for old in declared.into_iter().flatten() {

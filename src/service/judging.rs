@@ -85,6 +85,9 @@ pub enum Spread {
     /// the cores busy already, and handing half of each memory's candidates to another
     /// thread only added hand-overs (BENCHMARKS.md, session 31).
     CallersTask,
+    /// All on a helper thread, so that the caller's task is free meanwhile: a batch drives
+    /// the database (the node's insert, the next node's search) while a node is judged.
+    Helper,
 }
 
 impl Spread {
@@ -105,25 +108,47 @@ pub async fn judge(
     mut candidates: Vec<Candidate>,
     cfg: DetectConfig,
 ) -> Vec<Finding> {
+    if spread == Spread::Helper && !candidates.is_empty() {
+        return on_helper(analyses, &new, analysis, candidates, cfg).await;
+    }
     let ours = Analysed::new(new, analysis);
     if !spread.splits(candidates.len(), load) {
         return judge_each(analyses, ours, candidates, &cfg);
     }
     let second = candidates.split_off(candidates.len() / 2);
-    let owned = OwnedMemory::of(&new);
+    let helper = on_helper(analyses, &new, analysis, second, cfg);
+    let mut found = judge_each(analyses, ours, candidates, &cfg);
+    found.extend(helper.await);
+    found
+}
+
+/// [`judge_each`] on a blocking thread; it starts before the future is first polled.
+fn on_helper(
+    analyses: &Arc<Memo<Analysis>>,
+    new: &Memory<'_>,
+    analysis: &Arc<Analysis>,
+    candidates: Vec<Candidate>,
+    cfg: DetectConfig,
+) -> impl Future<Output = Vec<Finding>> + use<> {
+    let owned = OwnedMemory::of(new);
     let (memo, theirs) = (Arc::clone(analyses), Arc::clone(analysis));
     let helper = tokio::task::spawn_blocking(move || {
-        judge_each(&memo, Analysed::new(owned.memory(), &theirs), second, &cfg)
+        judge_each(
+            &memo,
+            Analysed::new(owned.memory(), &theirs),
+            candidates,
+            &cfg,
+        )
     });
-    let mut found = judge_each(analyses, ours, candidates, &cfg);
-    match helper.await {
-        Ok(more) => found.extend(more),
-        // Judging on one thread would have panicked this task the same way.
-        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-        // Only a runtime shutting down cancels a blocking task before it starts.
-        Err(e) => panic!("judging was cancelled: {e}"),
+    async move {
+        match helper.await {
+            Ok(found) => found,
+            // Judging on one thread would have panicked this task the same way.
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            // Only a runtime shutting down cancels a blocking task before it starts.
+            Err(e) => panic!("judging was cancelled: {e}"),
+        }
     }
-    found
 }
 
 fn judge_each(
@@ -272,6 +297,12 @@ mod tests {
         let (alone, one) = judged(Load::with_cores(1), Spread::SpareCore).await;
         // A sweep's comparisons keep the cores busy: it never splits, spare core or not.
         let (swept, own_task) = judged(Load::with_cores(64), Spread::CallersTask).await;
+        // A batch that overlaps its database work hands them all to a helper thread.
+        let (_, helper) = judged(Load::with_cores(1), Spread::Helper).await;
+        assert_eq!(
+            helper, one,
+            "a helper thread finds the same, in the same order"
+        );
         assert!(
             split && !alone && !swept,
             "only a write with a spare core split the judging"

@@ -50,6 +50,12 @@ impl Policies {
         }
     }
 
+    /// Whether no rule can resolve a conflict or quarantine a memory: there are none, or
+    /// they only record what they would do.
+    pub fn change_nothing(&self) -> bool {
+        self.rules.rules.is_empty() || self.dry_run
+    }
+
     /// The first rule that matches a conflict between `old` and the probe (none for a
     /// value-layer conflict).
     pub fn decide(

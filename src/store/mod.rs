@@ -268,6 +268,12 @@ pub trait BatchJudge: Send + Sync {
     /// The candidate search for `node`; `None` when none is to be made (the judge is then
     /// asked with no candidates).
     fn query(&self, node: &NewNode) -> Option<CandidateQuery>;
+    /// Whether a node may be judged while the next node's candidates are searched: only where
+    /// nothing judging finds changes a node's state (no policy resolves or quarantines), so
+    /// the next search finds the same whenever the conflicts are written.
+    fn overlaps(&self) -> bool {
+        false
+    }
     /// The conflicts `node` makes with `candidates`, to be written with it.
     async fn judge(
         &self,

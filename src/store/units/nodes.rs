@@ -4,7 +4,7 @@
 use sqlx::types::Json;
 use uuid::Uuid;
 
-use crate::domain::batch::{BatchWritten, NewBatch, WrittenNode};
+use crate::domain::batch::{BatchNode, BatchWritten, NewBatch, WrittenNode};
 use crate::domain::conflict::{Conflict, Status};
 use crate::domain::contradiction::index_tokens;
 use crate::domain::node::{self as dn, NewNode, Node, NodePatch};
@@ -16,7 +16,8 @@ use crate::store::nodes::{
 };
 use crate::store::units::{Open, Uncommitted, policy};
 use crate::store::{
-    BatchJudge, DetectedConflict, StoreResult, conflicts, edges, locks, rows, written_state,
+    BatchJudge, Candidate, DetectedConflict, StoreResult, conflicts, edges, locks, rows,
+    written_state,
 };
 
 /// Inserts `nodes` in one transaction, with no conflicts: [`crate::store::Store::create_nodes`].
@@ -238,24 +239,24 @@ pub async fn write_batch<B: Backend>(
             .await
             .map_err(|e| e.under(&format!("/nodes/{i}")))?;
     }
-    let mut nodes = Vec::with_capacity(batch.nodes.len());
-    for (b, (tokens, embedding)) in batch.nodes.into_iter().zip(&rows) {
-        let found = match judge.query(&b.node) {
-            Some(q) => {
-                let candidates = candidates_in(store, &mut tx, &q).await?;
-                judge.judge(&b.node, candidates).await?
-            }
+    let nodes = if judge.overlaps() {
+        overlapped(store, &mut tx, batch.nodes, &rows, judge).await?
+    } else {
+        let mut nodes = Vec::with_capacity(batch.nodes.len());
+        for (b, (tokens, embedding)) in batch.nodes.into_iter().zip(&rows) {
+            let candidates = search(store, &mut tx, judge, Some(&b.node)).await?;
             // No search: what the judge knows without one (a declared replacement).
-            None => judge.judge(&b.node, Vec::new()).await?,
-        };
-        let (node, conflicts) =
-            write_found::<B>(&mut tx, &b.node, tokens, embedding, found).await?;
-        nodes.push(WrittenNode {
-            reference: b.reference,
-            node,
-            conflicts,
-        });
-    }
+            let found = judge.judge(&b.node, candidates.unwrap_or_default()).await?;
+            let (node, conflicts) =
+                write_found::<B>(&mut tx, &b.node, tokens, embedding, found).await?;
+            nodes.push(WrittenNode {
+                reference: b.reference,
+                node,
+                conflicts,
+            });
+        }
+        nodes
+    };
     for (j, edge) in batch.edges.iter().enumerate() {
         edges::insert::<B>(&mut tx, edge).await.map_err(|e| {
             e.under(&format!("/edges/{j}"))
@@ -270,6 +271,104 @@ pub async fn write_batch<B: Backend>(
         },
         tx: Uncommitted::write(tx),
     })
+}
+
+/// How many nodes a batch's search may run ahead of its judging.
+const SEARCH_AHEAD: usize = 64;
+
+/// A batch's nodes written as [`write_batch`] writes them, with the database and the judging
+/// at work at the same time: the database searches each node's candidates and writes the node
+/// (a search needs the nodes before it written, not their conflicts), up to
+/// [`SEARCH_AHEAD`] nodes ahead, while the nodes already searched are judged in order; their
+/// conflicts are queued, in node order, once every node is written. Only for a judge whose
+/// findings change no node's state ([`BatchJudge::overlaps`]): every search then finds what it
+/// would have found after the conflicts before it.
+async fn overlapped<B: Backend>(
+    store: &B,
+    tx: &mut B::Tx,
+    batch: Vec<BatchNode>,
+    rows: &[(String, Option<Vec<u8>>)],
+    judge: &dyn BatchJudge,
+) -> StoreResult<Vec<WrittenNode>> {
+    let (searched, mut to_judge) = tokio::sync::mpsc::channel(SEARCH_AHEAD);
+    let database = async {
+        for (b, (tokens, embedding)) in batch.iter().zip(rows) {
+            let candidates = search(store, tx, judge, Some(&b.node)).await?;
+            insert_alone::<B>(tx, &b.node, tokens, embedding).await?;
+            if searched.send(candidates.unwrap_or_default()).await.is_err() {
+                break; // judging failed, and says why
+            }
+        }
+        drop(searched);
+        StoreResult::Ok(())
+    };
+    let judging = async {
+        let mut found = Vec::with_capacity(batch.len());
+        for b in &batch {
+            let Some(candidates) = to_judge.recv().await else {
+                break; // the database failed, and says why
+            };
+            found.push(judge.judge(&b.node, candidates).await?);
+        }
+        StoreResult::Ok(found)
+    };
+    let ((), found) = tokio::try_join!(database, judging)?;
+    let mut nodes = Vec::with_capacity(batch.len());
+    for (b, found) in batch.into_iter().zip(found) {
+        debug_assert!(
+            found.iter().all(|h| h.resolve.is_none() && !h.quarantine),
+            "an overlapping judge changes no node's state"
+        );
+        let olds = found.iter().map(|h| h.conflict.old_node_id).collect();
+        lock_olds::<B>(tx, olds, false).await?;
+        let (node, conflicts) = queue_found::<B>(tx, &b.node, found).await?;
+        nodes.push(WrittenNode {
+            reference: b.reference,
+            node,
+            conflicts,
+        });
+    }
+    Ok(nodes)
+}
+
+/// The candidates of `node`'s search in the batch's transaction, when the judge makes one
+/// (`None`: no node, or no search).
+async fn search<B: Backend>(
+    store: &B,
+    tx: &mut B::Tx,
+    judge: &dyn BatchJudge,
+    node: Option<&NewNode>,
+) -> StoreResult<Option<Vec<Candidate>>> {
+    match node.and_then(|n| judge.query(n)) {
+        Some(q) => candidates_in(store, tx, &q).await.map(Some),
+        None => Ok(None),
+    }
+}
+
+/// A new node's insert with no conflicts: in one call where the backend groups it.
+async fn insert_alone<B: Backend>(
+    tx: &mut B::Tx,
+    node: &NewNode,
+    tokens: &str,
+    embedding: &Option<Vec<u8>>,
+) -> StoreResult<()> {
+    match B::grouped_node_write(node, tokens, &[]).filter(|_| embedding.is_none()) {
+        Some(write) => {
+            let query = sqlx::query(sqlx::AssertSqlSafe(write.sql.into_owned()));
+            (write.bind)(query).all(tx).await?;
+            Ok(())
+        }
+        None => {
+            insert::<B>(
+                tx,
+                node,
+                tokens,
+                embedding.as_deref(),
+                &Change::written(node),
+            )
+            .await
+        }
+    }
 }
 
 pub async fn update<B: Backend>(store: &B, id: Uuid, patch: NodePatch) -> StoreResult<Node> {
