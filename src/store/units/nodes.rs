@@ -244,7 +244,7 @@ pub async fn write_batch<B: Backend>(
     } else {
         let mut nodes = Vec::with_capacity(batch.nodes.len());
         for (b, (tokens, embedding)) in batch.nodes.into_iter().zip(&rows) {
-            let candidates = search(store, &mut tx, judge, Some(&b.node)).await?;
+            let candidates = search(store, &mut tx, judge, &b.node).await?;
             // No search: what the judge knows without one (a declared replacement).
             let found = judge.judge(&b.node, candidates.unwrap_or_default()).await?;
             let (node, conflicts) =
@@ -293,8 +293,9 @@ async fn overlapped<B: Backend>(
     let (searched, mut to_judge) = tokio::sync::mpsc::channel(SEARCH_AHEAD);
     let database = async {
         for (b, (tokens, embedding)) in batch.iter().zip(rows) {
-            let candidates = search(store, tx, judge, Some(&b.node)).await?;
-            insert_alone::<B>(tx, &b.node, tokens, embedding).await?;
+            let candidates = search(store, tx, judge, &b.node).await?;
+            // Its conflicts come later: written now with none.
+            write_found::<B>(tx, &b.node, tokens, embedding, Vec::new()).await?;
             if searched.send(candidates.unwrap_or_default()).await.is_err() {
                 break; // judging failed, and says why
             }
@@ -331,43 +332,16 @@ async fn overlapped<B: Backend>(
     Ok(nodes)
 }
 
-/// The candidates of `node`'s search in the batch's transaction, when the judge makes one
-/// (`None`: no node, or no search).
+/// The candidates of `node`'s search in the batch's transaction, when the judge makes one.
 async fn search<B: Backend>(
     store: &B,
     tx: &mut B::Tx,
     judge: &dyn BatchJudge,
-    node: Option<&NewNode>,
+    node: &NewNode,
 ) -> StoreResult<Option<Vec<Candidate>>> {
-    match node.and_then(|n| judge.query(n)) {
+    match judge.query(node) {
         Some(q) => candidates_in(store, tx, &q).await.map(Some),
         None => Ok(None),
-    }
-}
-
-/// A new node's insert with no conflicts: in one call where the backend groups it.
-async fn insert_alone<B: Backend>(
-    tx: &mut B::Tx,
-    node: &NewNode,
-    tokens: &str,
-    embedding: &Option<Vec<u8>>,
-) -> StoreResult<()> {
-    match B::grouped_node_write(node, tokens, &[]).filter(|_| embedding.is_none()) {
-        Some(write) => {
-            let query = sqlx::query(sqlx::AssertSqlSafe(write.sql.into_owned()));
-            (write.bind)(query).all(tx).await?;
-            Ok(())
-        }
-        None => {
-            insert::<B>(
-                tx,
-                node,
-                tokens,
-                embedding.as_deref(),
-                &Change::written(node),
-            )
-            .await
-        }
     }
 }
 
