@@ -130,3 +130,65 @@ contract!(
         a_failure_after_a_policy_resolution_rolls_back_the_whole_write,
     ]
 );
+
+/// PostgreSQL keeps a prepared statement's cached plan however much its tables grow. Until
+/// the store has statistics, the candidate search's walks over `node_tokens` are planned at
+/// every call instead: prepared once on a connection that first searched a nearly empty store,
+/// their plan scans every posting for every token for as long as the connection lives (an
+/// import into an empty store ran eight times slower that way).
+#[sqlx::test(migrations = "migrations/postgres")]
+#[ignore = "needs PostgreSQL; scripts/test runs it with --include-ignored"]
+async fn postgres_plans_the_postings_walks_at_every_call_until_analysed(pool: sqlx::PgPool) {
+    // Arrange: one connection, so that every statement below is prepared (or not) on it.
+    let one = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with((*pool.connect_options()).clone())
+        .await
+        .unwrap();
+    let store = PgStore::from_pool(one.clone());
+
+    // Act: writes and searches, more than the five runs after which a cached plan is reused.
+    for i in 0..8 {
+        support::node(
+            &store,
+            "service setting",
+            &format!("the service setting {i}"),
+        )
+        .await;
+        let found = concord::store::Store::candidates(
+            &store,
+            concord::store::CandidateQuery {
+                exclude: None,
+                scope: "default".into(),
+                memory_type: "fact".into(),
+                tokens: support::tokens("service setting 3"),
+                names: vec![],
+                labels: vec![],
+                with_embedding: false,
+                limit: 5,
+                newest: 0,
+                before: None,
+                docs: None,
+                hits: None,
+            },
+        )
+        .await
+        .unwrap();
+        assert!(!found.is_empty(), "search {i} found nothing");
+    }
+
+    // Assert
+    let prepared: Vec<String> = sqlx::query_scalar("select statement from pg_prepared_statements")
+        .fetch_all(&one)
+        .await
+        .unwrap();
+    assert!(
+        prepared.iter().any(|s| s.contains("nodes")),
+        "the write's statements were not prepared: {prepared:?}"
+    );
+    let walks: Vec<&String> = prepared
+        .iter()
+        .filter(|s| s.contains("from node_tokens k"))
+        .collect();
+    assert!(walks.is_empty(), "postings walks kept prepared: {walks:?}");
+}

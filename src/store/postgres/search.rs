@@ -53,6 +53,16 @@ pub const REMEMBERED_AMONG: &str = concat!(
     crate::store::sql::verdict_exists!("$2::uuid", "::text")
 );
 
+// The two statements that walk `node_tokens` ([`POSTINGS`], [`COUNTED_DOCS`]) are planned at
+// every call (`persistent(false)`) while the store has no statistics, rather than prepared
+// once per connection: PostgreSQL does not redo a prepared statement's cached plan as a table
+// grows, and one planned while the store was nearly empty (a fresh deployment, the start of
+// an import) scans the whole of `node_tokens` for every token for as long as the connection
+// lives (3,000 memories imported into an empty store read a billion postings that way, eight
+// times slower). Once `ANALYZE` has run, the statistics say how big the tables are and every
+// later `ANALYZE` (autovacuum's, as they grow) invalidates the cached plans, so the walk is
+// prepared once again, which saves its planning on every write.
+
 /// The postings of a write's query tokens (`$2`) in its scope (`$4`), newest first (node ids
 /// are UUIDv7, so id order is creation order) and at most `$1` per token: a backward index
 /// range read of `node_tokens` each, one row per token with its position in `$2` and its
@@ -190,12 +200,13 @@ pub async fn candidates_by_tokens(
     if q.tokens.is_empty() {
         return Ok(Vec::new());
     }
-    let counted: Vec<(String, i64)> = match &q.docs {
+    let (counted, analysed): (Vec<(String, i64)>, bool) = match &q.docs {
         // A sweep's counts: the statistics as they stood when the memory was written.
-        Some(docs) => docs.clone(),
+        Some(docs) => (docs.clone(), false),
         None => {
             let frequencies = stats.current(conn).await?;
-            if frequencies.listed.is_empty() {
+            let analysed = !frequencies.listed.is_empty();
+            let counted = if !analysed {
                 // No statistics yet (a store loaded since the last `ANALYZE`): count each
                 // token's postings, up to the walk budget, so that the rare "0" of "service 0"
                 // outweighs the words every fact shares, as it does once statistics exist.
@@ -207,7 +218,8 @@ pub async fn candidates_by_tokens(
                     .iter()
                     .map(|t| (t.clone(), frequencies.docs(t)))
                     .collect()
-            }
+            };
+            (counted, analysed)
         }
     };
     let tokens = query_tokens(&counted, &q.names);
@@ -216,6 +228,7 @@ pub async fn candidates_by_tokens(
     }
     let terms: Vec<&str> = tokens.iter().map(|(t, _)| t.as_str()).collect();
     let rows = sqlx::query::<Postgres>(POSTINGS)
+        .persistent(analysed)
         .arg(RANKING_BUDGET)
         .bind(&terms)
         .arg(q.before.map(Id))
@@ -268,6 +281,7 @@ async fn counted_docs(
     tokens: &[String],
 ) -> StoreResult<Vec<(String, i64)>> {
     let rows = sqlx::query::<Postgres>(COUNTED_DOCS)
+        .persistent(false)
         .arg(RANKING_BUDGET + 1)
         .bind(tokens)
         .arg(scope)
