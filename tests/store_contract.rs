@@ -192,3 +192,62 @@ async fn postgres_plans_the_postings_walks_at_every_call_until_analysed(pool: sq
         .collect();
     assert!(walks.is_empty(), "postings walks kept prepared: {walks:?}");
 }
+
+/// Concord analyses a table once more of its rows changed since its last `ANALYZE` than it
+/// held then (at least a threshold), so its prepared statements are planned again for the
+/// table's size even where autovacuum is off.
+#[sqlx::test(migrations = "migrations/postgres")]
+#[ignore = "needs PostgreSQL; scripts/test runs it with --include-ignored"]
+async fn postgres_analyses_the_tables_that_have_grown(pool: sqlx::PgPool) {
+    use concord::store::postgres::statistics::analyse_grown;
+    // Arrange: 30 nodes in a store whose `nodes` was never analysed; the writers' connections
+    // report their counts to the statistics within a second or so of going idle.
+    let store = PgStore::from_pool(pool.clone());
+    for i in 0..30 {
+        support::node(
+            &store,
+            "service setting",
+            &format!("the service setting {i}"),
+        )
+        .await;
+    }
+    let changed = || async {
+        sqlx::query_scalar::<_, i64>(
+            "select n_mod_since_analyze from pg_stat_user_tables where relname = 'nodes'",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+    };
+    for _ in 0..100 {
+        if changed().await >= 30 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(changed().await >= 30, "the writes were never counted");
+
+    // Act
+    let under_threshold = analyse_grown(&pool, 1_000).await.unwrap();
+    let grown = analyse_grown(&pool, 20).await.unwrap();
+    let again = analyse_grown(&pool, 20).await.unwrap();
+
+    // Assert
+    assert!(
+        !under_threshold.contains(&"nodes".to_string()),
+        "{under_threshold:?}"
+    );
+    assert!(
+        grown.contains(&"nodes".to_string()) && grown.contains(&"node_tokens".to_string()),
+        "{grown:?}"
+    );
+    let elements: i64 = sqlx::query_scalar(
+        "select count(*) from pg_stats where tablename = 'nodes' and attname = 'search_tsv' \
+           and most_common_elems is not null",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(elements, 1, "nodes has no statistics after the analyse");
+    assert!(!again.contains(&"nodes".to_string()), "{again:?}");
+}

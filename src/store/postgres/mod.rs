@@ -7,6 +7,7 @@
 
 mod listen;
 mod search;
+pub mod statistics;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,7 +32,7 @@ pub struct PgStore {
     pool: PgPool,
     health: WriteHealth,
     deadlock_retries: usize,
-    token_stats: search::TokenStats,
+    token_stats: Arc<search::TokenStats>,
 }
 
 impl PgStore {
@@ -42,7 +43,9 @@ impl PgStore {
             .connect(url)
             .await?;
         sqlx::migrate!("migrations/postgres").run(&pool).await?;
-        Ok(Self::from_pool(pool))
+        let store = Self::from_pool(pool);
+        statistics::keep_fresh(store.pool.clone(), Arc::clone(&store.token_stats));
+        Ok(store)
     }
 
     /// Wraps a pool whose database is already migrated (tests).
@@ -51,7 +54,7 @@ impl PgStore {
             pool,
             health: WriteHealth::default(),
             deadlock_retries: 3,
-            token_stats: search::TokenStats::default(),
+            token_stats: Arc::default(),
         }
     }
 

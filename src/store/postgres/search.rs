@@ -141,6 +141,11 @@ impl Frequencies {
 }
 
 impl TokenStats {
+    /// Drops the frequencies read, so the next search reads them again (after an `ANALYZE`).
+    pub fn forget(&self) {
+        *self.read.lock().expect("stats lock") = None;
+    }
+
     async fn current(&self, conn: &mut PgConnection) -> StoreResult<Arc<Frequencies>> {
         let kept = self.read.lock().expect("stats lock").clone();
         if let Some((at, f)) = kept
