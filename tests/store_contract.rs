@@ -149,28 +149,10 @@ async fn postgres_plans_the_postings_walks_at_every_call_until_analysed(pool: sq
 
     // Act: writes and searches, more than the five runs after which a cached plan is reused.
     for i in 0..8 {
-        support::node(
-            &store,
-            "service setting",
-            &format!("the service setting {i}"),
-        )
-        .await;
+        support::service_settings(&store, i..i + 1).await;
         let found = concord::store::Store::candidates(
             &store,
-            concord::store::CandidateQuery {
-                exclude: None,
-                scope: "default".into(),
-                memory_type: "fact".into(),
-                tokens: support::tokens("service setting 3"),
-                names: vec![],
-                labels: vec![],
-                with_embedding: false,
-                limit: 5,
-                newest: 0,
-                before: None,
-                docs: None,
-                hits: None,
-            },
+            support::by_tokens(support::tokens("service setting 3"), 5),
         )
         .await
         .unwrap();
@@ -203,14 +185,7 @@ async fn postgres_analyses_the_tables_that_have_grown(pool: sqlx::PgPool) {
     // Arrange: 30 nodes in a store whose `nodes` was never analysed; the writers' connections
     // report their counts to the statistics within a second or so of going idle.
     let store = PgStore::from_pool(pool.clone());
-    for i in 0..30 {
-        support::node(
-            &store,
-            "service setting",
-            &format!("the service setting {i}"),
-        )
-        .await;
-    }
+    support::service_settings(&store, 0..30).await;
     let changed = || async {
         sqlx::query_scalar::<_, i64>(
             "select n_mod_since_analyze from pg_stat_user_tables where relname = 'nodes'",

@@ -158,17 +158,7 @@ pub async fn candidates_are_active_nodes_of_the_same_scope_and_type_sharing_a_to
     let found = store
         .candidates(CandidateQuery {
             exclude: Some(me.id),
-            scope: "default".into(),
-            memory_type: "fact".into(),
-            tokens: tokens("deploy region eu-west-1"),
-            names: Vec::new(),
-            labels: Vec::new(),
-            with_embedding: false,
-            limit: 20,
-            newest: 0,
-            before: None,
-            docs: None,
-            hits: None,
+            ..by_tokens(tokens("deploy region eu-west-1"), 20)
         })
         .await
         .unwrap();

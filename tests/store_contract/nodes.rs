@@ -368,23 +368,13 @@ pub async fn candidates_are_found_by_rare_tokens_among_many_common_ones(
 
     // Act
     let found = store
-        .candidates(concord::store::CandidateQuery {
-            exclude: None,
-            scope: "default".into(),
-            memory_type: "fact".into(),
-            tokens: concord::domain::contradiction::index_tokens(
+        .candidates(by_tokens(
+            concord::domain::contradiction::index_tokens(
                 "zephyr quota",
                 "the zephyr ingest quota setting is not set by the team",
             ),
-            names: vec![],
-            labels: vec![],
-            with_embedding: false,
-            limit: 5,
-            newest: 0,
-            before: None,
-            docs: None,
-            hits: None,
-        })
+            5,
+        ))
         .await
         .unwrap();
 

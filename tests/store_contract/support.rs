@@ -12,7 +12,7 @@ use concord::domain::node::{NewNode, Node, NodeInput, NodeState};
 use concord::domain::plan::Resolve;
 use concord::domain::resolution::Resolution;
 use concord::domain::time;
-use concord::store::{EdgeQuery, Store, StoreResult};
+use concord::store::{CandidateQuery, EdgeQuery, Store, StoreResult};
 use sqlx::{Row, TypeInfo, ValueRef};
 use uuid::Uuid;
 
@@ -125,6 +125,36 @@ pub async fn state(store: &dyn Store, id: Uuid) -> NodeState {
 /// A query as concord's tokenizer tokenises it.
 pub fn tokens(q: &str) -> Vec<String> {
     index_tokens(q, "")
+}
+
+/// A write's candidate search for `tokens` among the default scope's facts, at most `limit`.
+pub fn by_tokens(tokens: Vec<String>, limit: usize) -> CandidateQuery {
+    CandidateQuery {
+        exclude: None,
+        scope: "default".into(),
+        memory_type: "fact".into(),
+        tokens,
+        names: vec![],
+        labels: vec![],
+        with_embedding: false,
+        limit,
+        newest: 0,
+        before: None,
+        docs: None,
+        hits: None,
+    }
+}
+
+/// Facts that share the words "service setting", one per number of `numbers`.
+pub async fn service_settings(store: &dyn Store, numbers: std::ops::Range<usize>) {
+    for i in numbers {
+        node(
+            store,
+            "service setting",
+            &format!("the service setting {i}"),
+        )
+        .await;
+    }
 }
 
 /// Raw access to the database behind a store.
