@@ -60,8 +60,9 @@ pub const REMEMBERED_AMONG: &str = concat!(
 // an import) scans the whole of `node_tokens` for every token for as long as the connection
 // lives (3,000 memories imported into an empty store read a billion postings that way, eight
 // times slower). Once `ANALYZE` has run, the statistics say how big the tables are and every
-// later `ANALYZE` (autovacuum's, as they grow) invalidates the cached plans, so the walk is
-// prepared once again, which saves its planning on every write.
+// later `ANALYZE` (autovacuum's, or concord's own as tables grow: `statistics.rs`) invalidates
+// the cached plans, so the walk is prepared once again, which saves its planning on every
+// write. A sweep passing its own counts plans the walk at every call too.
 
 /// The postings of a write's query tokens (`$2`) in its scope (`$4`), newest first (node ids
 /// are UUIDv7, so id order is creation order) and at most `$1` per token: a backward index
