@@ -299,17 +299,34 @@ impl App {
     }
 
     async fn call(&self, method: Method, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-        let req = Request::builder()
+        let (status, _, json) = self.call_keyed(method, uri, body, None).await;
+        (status, json)
+    }
+
+    /// [`Self::call`] with an optional `Idempotency-Key`, answering the headers too.
+    async fn call_keyed(
+        &self,
+        method: Method,
+        uri: &str,
+        body: Option<Value>,
+        key: Option<&str>,
+    ) -> (StatusCode, HeaderMap, Value) {
+        let mut req = Request::builder()
             .method(method)
             .uri(uri)
-            .header("content-type", "application/json")
+            .header("content-type", "application/json");
+        if let Some(k) = key {
+            req = req.header("idempotency-key", k);
+        }
+        let req = req
             .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
             .expect("request");
         let res = self.router.clone().oneshot(req).await.expect("response");
-        let status = res.status();
+        let (status, headers) = (res.status(), res.headers().clone());
         let bytes = res.into_body().collect().await.expect("body").to_bytes();
         (
             status,
+            headers,
             serde_json::from_slice(&bytes).unwrap_or(Value::Null),
         )
     }
@@ -472,4 +489,65 @@ async fn a_slow_llm_times_out_and_falls_back(pool: sqlx::SqlitePool) {
         started.elapsed() < Duration::from_secs(3),
         "the write waited for the LLM"
     );
+}
+
+/// A batch holds its write transaction while the LLM judges its nodes, and SQLite has one
+/// writer: a second request with the batch's key must still be told at once that the first is
+/// running (409), not wait for its commit and replay it.
+#[sqlx::test(migrations = "migrations/sqlite")]
+async fn a_keyed_batch_waiting_on_the_llm_answers_its_duplicate_409_at_once(
+    pool: sqlx::SqlitePool,
+) {
+    // Arrange: a stored fact, and a batch contradicting it whose judging takes two seconds.
+    let slow = Reply::Content(
+        json!({"contradiction": true, "probability": 0.9,
+               "conflict_type": "numeric-mismatch", "explanation": "30 vs 60"})
+        .to_string(),
+        Duration::from_secs(2),
+    );
+    let (url, fake) = fake_llm(slow).await;
+    let app = Arc::new(App::new(pool, args(&url, 10_000)));
+    app.create("", "Request timeout", OLD).await;
+    let batch = json!({"nodes": [{"title": "Request timeout", "body": NEW}]});
+    let first = tokio::spawn({
+        let (app, batch) = (Arc::clone(&app), batch.clone());
+        async move {
+            app.call_keyed(Method::POST, "/nodes/batch", Some(batch), Some("b1"))
+                .await
+        }
+    });
+    let asked = std::time::Instant::now();
+    while fake.in_flight.load(Ordering::SeqCst) == 0 {
+        assert!(
+            asked.elapsed() < Duration::from_secs(5),
+            "the LLM was never asked"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+
+    // Act
+    let (status, headers, problem) = app
+        .call_keyed(
+            Method::POST,
+            "/nodes/batch",
+            Some(batch.clone()),
+            Some("b1"),
+        )
+        .await;
+
+    // Assert: told while the first still waits on the LLM; the first then writes, once.
+    assert!(!first.is_finished(), "the duplicate waited for the first");
+    assert_eq!(status, StatusCode::CONFLICT, "{problem}");
+    assert_eq!(problem["type"], "/problems/idempotency-in-flight");
+    assert!(headers.get("retry-after").is_some());
+    let (status, _, written) = first.await.expect("first request");
+    assert_eq!(status, StatusCode::CREATED, "{written}");
+    let (status, headers, replayed) = app
+        .call_keyed(Method::POST, "/nodes/batch", Some(batch), Some("b1"))
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(headers["idempotency-replayed"], "true");
+    assert_eq!(replayed, written);
+    let (_, nodes) = app.call(Method::GET, "/nodes", None).await;
+    assert_eq!(nodes["items"].as_array().map(Vec::len), Some(2));
 }

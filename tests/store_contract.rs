@@ -128,6 +128,7 @@ contract!(
         a_failure_at_any_revert_step_writes_nothing_and_a_retry_succeeds,
         later_changes_are_named_and_nothing_is_written,
         a_failure_after_a_policy_resolution_rolls_back_the_whole_write,
+        a_stale_claim_is_taken_over_and_an_expired_key_claimed_anew,
     ]
 );
 

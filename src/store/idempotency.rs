@@ -1,6 +1,8 @@
 //! Idempotency keys, on either database. The first request for a key claims it with
-//! `insert … on conflict do nothing`; a concurrent second one finds it claimed (SQLite: after
-//! the first's write lock; PostgreSQL: waiting on the row).
+//! `insert … on conflict do nothing`; a concurrent second one finds it claimed. A key already
+//! claimed or answered is read first, without the write lock: on SQLite a second request would
+//! otherwise wait for the first's whole write transaction (one writer at a time) and replay its
+//! reply, where the contract answers 409 while the first still runs.
 //!
 //! Exactly once, also across a crash: a keyed write stores its reply in the same transaction
 //! as its effect ([`store_response`], called by the unit of work's commit, see
@@ -14,7 +16,7 @@
 
 use chrono::Duration;
 
-use super::backend::{Backend, Cols, Conn, QueryExt, Ts};
+use super::backend::{Backend, Cols, Conn, QueryExt, Row, Ts};
 use crate::domain::time;
 use crate::store::*;
 
@@ -25,6 +27,25 @@ pub async fn begin<B: Backend>(
     fingerprint: &str,
 ) -> StoreResult<IdempotencyBegin> {
     let now = time::now();
+    let seen = {
+        let mut conn = store.reader().await?;
+        B::query(
+            "select fingerprint, status_code, response_body, content_type, location, updated_at \
+             from idempotency_keys where scope = $1 and idem_key = $2 and expires_at >= $3",
+        )
+        .arg(scope)
+        .arg(key)
+        .arg(Ts(now))
+        .optional(&mut conn)
+        .await?
+    };
+    if let Some(row) = seen {
+        match claim_of::<B>(&row, fingerprint, now)? {
+            // Only a stale claim needs the write lock: to be taken over.
+            Claim::Stale => {}
+            Claim::Is(verdict) => return Ok(verdict),
+        }
+    }
     let expires = Ts(now + Duration::hours(IDEMPOTENCY_TTL_HOURS));
     let mut tx = store.write().await?;
     B::query("delete from idempotency_keys where expires_at < $1")
@@ -57,29 +78,50 @@ pub async fn begin<B: Backend>(
     let Some(row) = row else {
         return Ok(IdempotencyBegin::InFlight);
     };
-    let c = Cols::<B::Db>::new(&row);
-    let verdict = if c.get::<String>("fingerprint")? != fingerprint {
-        IdempotencyBegin::Mismatch
-    } else if let Some(stored) = rows::stored_response::<B::Db>(&row)? {
-        IdempotencyBegin::Replay(stored)
-    } else if c.ts("updated_at")? < now - Duration::seconds(IDEMPOTENCY_STALE_SECS) {
-        // The first request died with its process: this one takes the key over.
-        B::query(
-            "update idempotency_keys set created_at = $3, updated_at = $3, expires_at = $4 \
+    let verdict = match claim_of::<B>(&row, fingerprint, now)? {
+        Claim::Is(verdict) => verdict,
+        Claim::Stale => {
+            // The first request died with its process: this one takes the key over.
+            B::query(
+                "update idempotency_keys set created_at = $3, updated_at = $3, expires_at = $4 \
              where scope = $1 and idem_key = $2",
-        )
-        .arg(scope)
-        .arg(key)
-        .arg(Ts(now))
-        .arg(expires)
-        .run(&mut tx)
-        .await?;
-        IdempotencyBegin::Started
-    } else {
-        IdempotencyBegin::InFlight
+            )
+            .arg(scope)
+            .arg(key)
+            .arg(Ts(now))
+            .arg(expires)
+            .run(&mut tx)
+            .await?;
+            IdempotencyBegin::Started
+        }
     };
     B::commit(tx).await?;
     Ok(verdict)
+}
+
+/// What a stored key says to a request with `fingerprint`.
+enum Claim {
+    /// Claimed by a request that died with its process: the next may take it over.
+    Stale,
+    Is(IdempotencyBegin),
+}
+
+/// Reads a row of `idempotency_keys` (fingerprint, reply, `updated_at`) for a request.
+fn claim_of<B: Backend>(
+    row: &Row<B>,
+    fingerprint: &str,
+    now: time::Timestamp,
+) -> StoreResult<Claim> {
+    let c = Cols::<B::Db>::new(row);
+    Ok(if c.get::<String>("fingerprint")? != fingerprint {
+        Claim::Is(IdempotencyBegin::Mismatch)
+    } else if let Some(stored) = rows::stored_response::<B::Db>(row)? {
+        Claim::Is(IdempotencyBegin::Replay(stored))
+    } else if c.ts("updated_at")? < now - Duration::seconds(IDEMPOTENCY_STALE_SECS) {
+        Claim::Stale
+    } else {
+        Claim::Is(IdempotencyBegin::InFlight)
+    })
 }
 
 pub async fn finish<B: Backend>(

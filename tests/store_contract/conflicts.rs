@@ -354,3 +354,83 @@ pub async fn idempotency_keys_start_replay_mismatch_and_refuse_in_flight_request
         "one of eight concurrent first uses runs: {racers:?}"
     );
 }
+
+/// Sets `column` of key `key` in scope `scope` to `at`, as if written then.
+async fn date_key(
+    db: &Db,
+    scope: &str,
+    key: &str,
+    column: &str,
+    at: chrono::DateTime<chrono::Utc>,
+) {
+    let sql = sqlx::AssertSqlSafe(format!(
+        "update idempotency_keys set {column} = $1 where scope = $2 and idem_key = $3"
+    ));
+    match db {
+        Db::Sqlite(pool) => sqlx::query(sql)
+            .bind(time::format(&at))
+            .bind(scope)
+            .bind(key)
+            .execute(pool)
+            .await
+            .map(drop),
+        Db::Postgres(pool) => sqlx::query(sql)
+            .bind(at)
+            .bind(scope)
+            .bind(key)
+            .execute(pool)
+            .await
+            .map(drop),
+    }
+    .unwrap_or_else(|e| panic!("dating {column}: {e}"));
+}
+
+/// A claim left by a request that died with its process is taken over once it is stale, and
+/// an expired key is claimed anew, even one with a stored reply: both are read first without
+/// the write lock, and neither may be answered from that read.
+pub async fn a_stale_claim_is_taken_over_and_an_expired_key_claimed_anew(
+    store: &dyn Store,
+    db: &Db,
+) {
+    // Arrange
+    let now = chrono::Utc::now();
+    let reply = StoredResponse {
+        status: 201,
+        body: b"{}".to_vec(),
+        content_type: Some("application/json".into()),
+        location: None,
+    };
+    store.idempotency_begin("s", "died", "fp").await.unwrap();
+    store.idempotency_begin("s", "old", "fp").await.unwrap();
+    store
+        .idempotency_finish("s", "old", reply.clone())
+        .await
+        .unwrap();
+    let stale = now - chrono::Duration::seconds(concord::store::IDEMPOTENCY_STALE_SECS + 5);
+    date_key(db, "s", "died", "updated_at", stale).await;
+    date_key(
+        db,
+        "s",
+        "old",
+        "expires_at",
+        now - chrono::Duration::seconds(1),
+    )
+    .await;
+
+    // Act / Assert
+    assert_eq!(
+        store.idempotency_begin("s", "died", "fp").await.unwrap(),
+        IdempotencyBegin::Started,
+        "a stale claim is taken over"
+    );
+    assert_eq!(
+        store.idempotency_begin("s", "died", "fp").await.unwrap(),
+        IdempotencyBegin::InFlight,
+        "and is fresh again"
+    );
+    assert_eq!(
+        store.idempotency_begin("s", "old", "other").await.unwrap(),
+        IdempotencyBegin::Started,
+        "an expired key is neither replayed nor a mismatch"
+    );
+}
