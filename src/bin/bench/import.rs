@@ -2,7 +2,8 @@
 //! fresh empty store: `concord import` writing the database directly, `concord import --url`
 //! through a spawned server (`POST /nodes/batch`), and one client sending them one
 //! `POST /nodes` at a time to a spawned server. Reports each way's rate, the ratios, and the
-//! conflicts each queued (they should be the same).
+//! conflicts each queued (they should be the same). A fourth way is the ceiling of the first:
+//! the direct import with `--no-detect`, what a batch costs when detection costs nothing.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -87,6 +88,15 @@ pub async fn run(
         &["--database-url", &url],
     )?);
     env.discard("import_direct").await?;
+
+    let url = env.scratch(empty, "import_ceiling").await?;
+    ways.push(import(
+        bin,
+        "import, direct, no detection",
+        &file,
+        &["--database-url", &url, "--no-detect"],
+    )?);
+    env.discard("import_ceiling").await?;
 
     let url = env.scratch(empty, "import_http").await?;
     let mut server = Server::spawn(bin, &url, log, true).await?;

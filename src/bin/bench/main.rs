@@ -177,7 +177,8 @@ enum Cmd {
     },
     /// The same generated memories brought into fresh stores three ways in one sitting:
     /// `concord import` directly, `concord import --url`, and one client's `POST /nodes` one
-    /// at a time; rates, ratios and the conflicts each queued.
+    /// at a time; rates, ratios and the conflicts each queued. Also the direct import with
+    /// `--no-detect`: the ceiling of a batch, what it costs when detection costs nothing.
     Import {
         #[command(flatten)]
         common: Common,
