@@ -151,7 +151,10 @@ fn decode_cursor(c: &str) -> Option<i64> {
     get, path = "/conflicts/wake", tag = "conflicts",
     params(WakeQuery),
     responses(
-        (status = 200, body = WakeResponse, description = "Conflicts wait (`format=text`: the message as text/plain)"),
+        (status = 200, description = "Conflicts wait: JSON, or with `format=text` only the message, as text/plain", content(
+            (WakeResponse = "application/json"),
+            (String = "text/plain"),
+        )),
         (status = 204, description = "Nothing came within `wait` seconds"),
         (status = "4XX", body = Problem, content_type = "application/problem+json"),
         (status = "5XX", body = Problem, content_type = "application/problem+json"),

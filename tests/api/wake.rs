@@ -149,6 +149,11 @@ async fn text_format_returns_only_the_message(app: TestApp) {
         r.text
     );
     assert!(r.text.contains("OLD: ") && r.text.contains("NEW: "));
+    // A client generated from the OpenAPI document knows this reply.
+    let doc: serde_json::Value = serde_json::from_str(&concord::api::openapi_json()).unwrap();
+    let served = &doc["paths"]["/conflicts/wake"]["get"]["responses"]["200"]["content"];
+    assert!(served.get("text/plain").is_some(), "{served}");
+    assert!(served.get("application/json").is_some(), "{served}");
 }
 
 async fn invalid_wake_parameters_are_422(app: TestApp) {
