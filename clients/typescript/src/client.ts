@@ -238,10 +238,12 @@ export class Concord {
           max: options.maxConflicts,
           preview_chars: options.previewChars,
         });
-        ({ data: woke } = await this.raw.GET("/conflicts/wake", {
+        const { data } = await this.raw.GET("/conflicts/wake", {
           params: { query },
           ...(signal ? { signal } : {}),
-        }));
+        });
+        // Asked without `format=text`, the reply is the JSON one.
+        woke = data as WakeResponse | undefined;
       } catch (e) {
         if (signal?.aborted) return;
         if (e instanceof ConcordError ? !e.retryable : !(e instanceof TypeError)) throw e;

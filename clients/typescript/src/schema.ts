@@ -2319,13 +2319,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Conflicts wait (`format=text`: the message as text/plain) */
+            /** @description Conflicts wait: JSON, or with `format=text` only the message, as text/plain */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WakeResponse"];
+                    "text/plain": string;
                 };
             };
             /** @description Nothing came within `wait` seconds */
