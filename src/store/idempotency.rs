@@ -84,7 +84,7 @@ pub async fn begin<B: Backend>(
             // The first request died with its process: this one takes the key over.
             B::query(
                 "update idempotency_keys set created_at = $3, updated_at = $3, expires_at = $4 \
-             where scope = $1 and idem_key = $2",
+                 where scope = $1 and idem_key = $2",
             )
             .arg(scope)
             .arg(key)
