@@ -121,6 +121,7 @@ impl DbArgs {
         SqliteOptions {
             synchronous: self.sqlite_synchronous,
             mmap_mib: self.sqlite_mmap_mib,
+            batch_postings: false,
         }
     }
 }

@@ -18,7 +18,7 @@ use concord::config::ImportArgs;
 use concord::domain::access::Caller;
 use concord::import::{Fingerprint, Location, Options};
 use concord::service::{Services, nodes};
-use concord::store::sqlite::Synchronous;
+use concord::store::sqlite::{SqliteOptions, Synchronous};
 
 use super::inputs::Input;
 use super::sink::{Direct, Sink};
@@ -49,7 +49,13 @@ async fn scratch_run(
     args: &ImportArgs,
     target: Result<&Services, &str>,
 ) -> anyhow::Result<i32> {
-    let store = concord::store::connect_with(url, Synchronous::Normal).await?;
+    // Opened as the import opens the target (`args.db`), without syncing a throwaway file.
+    let sqlite = SqliteOptions {
+        synchronous: Synchronous::Normal,
+        batch_postings: true,
+        ..args.db.sqlite()
+    };
+    let store = concord::store::connect_with(url, sqlite).await?;
     let settings = args.settings(url);
     let sink = Sink::Direct(Box::new(Direct {
         services: concord::AppState::new(store, settings).services,

@@ -149,7 +149,12 @@ async fn open(
             std::process::exit(2);
         }
     };
-    let store = concord::store::connect_with(url, args.db.sqlite())
+    // An import writes batch after batch: each ranks its searches from postings kept here.
+    let sqlite = concord::store::sqlite::SqliteOptions {
+        batch_postings: true,
+        ..args.db.sqlite()
+    };
+    let store = concord::store::connect_with(url, sqlite)
         .await
         .map_err(|e| {
             anyhow::anyhow!(

@@ -23,6 +23,7 @@ use sqlx::types::Json;
 use sqlx::{Database, Decode, Encode, Executor, Pool, Postgres, Row as _, Sqlite, Type};
 use uuid::Uuid;
 
+use super::batch_ranking::BatchRanking;
 use super::notify::Notifier;
 use super::sql::JsonSql;
 use super::{Candidate, CandidateQuery, StoreError, StoreResult, Violation};
@@ -276,6 +277,15 @@ pub trait Backend: Send + Sync + Sized + 'static {
         &self,
         write: GroupedWrite<Self::Db>,
     ) -> impl Future<Output = StoreResult<Vec<Row<Self>>>> + Send;
+    /// The postings a batch ranks its candidate searches from, in memory, where the store
+    /// keeps them (`store::batch_ranking`), brought in step in the batch's transaction `tx`.
+    /// `None` (the default): the store's index ranks them.
+    fn batch_ranking(
+        &self,
+        _tx: &mut Self::Tx,
+    ) -> impl Future<Output = StoreResult<Option<BatchRanking<'_>>>> + Send {
+        std::future::ready(Ok(None))
+    }
     /// A connection for a short read on the write path; SQLite lends the writer's connection
     /// while no write holds it, since its page cache is current.
     fn reader(&self) -> impl Future<Output = StoreResult<Self::Reader>> + Send;

@@ -64,6 +64,7 @@
 
 mod audit;
 pub mod backend;
+pub mod batch_ranking;
 pub mod check;
 mod conflicts;
 mod edges;
@@ -256,7 +257,9 @@ pub struct CandidateQuery {
     /// The index's hits, best first, when the caller ranked them itself (a sweep keeps the
     /// postings of the memories it has passed, `retrieval::Postings`): the store then reads
     /// the candidates among these nodes instead of searching its index (`remembered` false,
-    /// as `before` says). `None`: the store searches.
+    /// as `before` says). A batch's searches are ranked so too where the store keeps their
+    /// postings in memory (`Backend::batch_ranking`): a batch's node is new, so no verdict
+    /// names it yet, and `remembered` is false there anyway. `None`: the store searches.
     pub hits: Option<Vec<Uuid>>,
 }
 

@@ -17,6 +17,28 @@ crate::on_both_databases!(
     without_detection_a_batch_queues_nothing,
 );
 
+/// Batches as a bulk import writes them on SQLite: ranking their searches from postings kept
+/// in memory, which must find what the store's index finds, whatever was written between them.
+mod sqlite_with_batch_postings {
+    use crate::support::TestApp;
+
+    #[sqlx::test(migrations = "migrations/sqlite")]
+    async fn a_batch_finds_the_conflicts_one_write_at_a_time_would(pool: sqlx::SqlitePool) {
+        super::a_batch_finds_the_conflicts_one_write_at_a_time_would(
+            TestApp::sqlite_with_batch_postings(pool),
+        )
+        .await
+    }
+
+    #[sqlx::test(migrations = "migrations/sqlite")]
+    async fn memories_written_or_changed_between_batches_are_found(pool: sqlx::SqlitePool) {
+        super::memories_written_or_changed_between_batches_are_found(
+            TestApp::sqlite_with_batch_postings(pool),
+        )
+        .await
+    }
+}
+
 /// Memories as agents write them: several contradict an earlier one (the TTL twice, the
 /// deploy, the standup, the employer, the rent), in two scopes and two types, with unrelated
 /// ones between; then many settings.
@@ -381,4 +403,71 @@ async fn without_detection_a_batch_queues_nothing(app: TestApp) {
     bad.assert_problem(StatusCode::UNPROCESSABLE_ENTITY, "/problems/validation");
     let queue = app.get("/conflicts?status=pending").await.json();
     assert_eq!(queue["items"].as_array().unwrap().len(), 0, "{queue}");
+}
+
+/// Writes `bodies` in one batch; the conflicts each node queued, by their old node's id.
+async fn batch_of(app: &TestApp, bodies: &[String]) -> Vec<Vec<String>> {
+    let nodes: Vec<Value> = (bodies.iter())
+        .map(|b| json!({"title": "Note", "body": b}))
+        .collect();
+    let r = app.post("/nodes/batch", json!({"nodes": nodes})).await;
+    r.assert_status(StatusCode::CREATED);
+    (r.json()["nodes"].as_array().unwrap().iter())
+        .map(|n| {
+            let conflicts = n["conflicts"].as_array().cloned().unwrap_or_default();
+            (conflicts.iter())
+                .map(|c| c["old_node_id"].as_str().unwrap().to_owned())
+                .collect()
+        })
+        .collect()
+}
+
+/// Memories about other things, enough that a short memory's newest candidates are all theirs.
+fn unrelated(run: &str) -> Vec<String> {
+    let rooms = ["north", "south", "east", "west", "upper", "lower"];
+    (0..12)
+        .map(|i| {
+            format!(
+                "The {} {run} archive shelf holds ledger box {i}",
+                rooms[i % 6]
+            )
+        })
+        .collect()
+}
+
+async fn memories_written_or_changed_between_batches_are_found(app: TestApp) {
+    // Arrange: a batch, then a single write, then a batch of unrelated memories.
+    batch_of(&app, &unrelated("first")).await;
+    let single = app
+        .node(
+            "Timeout",
+            "The timeout of the billing service is 30 seconds",
+        )
+        .await;
+    let id = single["id"].as_str().unwrap().to_owned();
+    batch_of(&app, &unrelated("second")).await;
+
+    // Act
+    let after_write = batch_of(
+        &app,
+        &["The timeout of the billing service is 60 seconds".into()],
+    )
+    .await;
+    let patched = app
+        .patch(
+            &format!("/nodes/{id}"),
+            json!({"body": "The pool size of the ledger service is 8"}),
+        )
+        .await;
+    batch_of(&app, &unrelated("third")).await;
+    let after_change = batch_of(&app, &["The pool size of the ledger service is 16".into()]).await;
+
+    // Assert
+    patched.assert_status(StatusCode::OK);
+    assert_eq!(
+        after_write,
+        vec![vec![id.clone()]],
+        "the single write is found"
+    );
+    assert_eq!(after_change, vec![vec![id]], "its new text is found");
 }

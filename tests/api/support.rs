@@ -110,6 +110,15 @@ impl TestApp {
         )
     }
 
+    /// On SQLite, batches ranking their searches from postings kept in memory, as a bulk
+    /// import's do.
+    pub fn sqlite_with_batch_postings(pool: sqlx::SqlitePool) -> Self {
+        Self::with_store(
+            Arc::new(SqliteStore::from_pool(pool).with_batch_postings()),
+            Settings::for_database("sqlite://test"),
+        )
+    }
+
     pub fn postgres(pool: sqlx::PgPool) -> Self {
         Self::with_store(
             Arc::new(PgStore::from_pool(pool)),

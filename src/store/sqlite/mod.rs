@@ -5,6 +5,7 @@
 //! read, and lists of nodes are not locked at all. Full-text search is an FTS5 table (`search.rs`); waiters are woken in
 //! process, since one process serves one database file.
 
+mod batch_postings;
 mod functions;
 mod grouped;
 mod search;
@@ -32,6 +33,7 @@ use super::{
 };
 use crate::domain::node::NewNode;
 use crate::store::Failure;
+use crate::store::batch_ranking::{BatchRanking, MemoryPostings};
 use crate::store::sql::JsonSql;
 
 /// How a commit reaches the disk (`PRAGMA synchronous` in WAL mode).
@@ -66,6 +68,11 @@ pub struct SqliteOptions {
     /// `PRAGMA mmap_size` in MiB (`--sqlite-mmap-mib`, whose help says what it costs); 0, SQLite's
     /// default, reads every page with a system call.
     pub mmap_mib: u64,
+    /// Whether batches rank their candidate searches from postings kept in memory
+    /// (`store::batch_ranking`): a bulk import's, which writes batch after batch. They hold
+    /// every stored node's postings (tens of MB per 100k memories) and are read again whole
+    /// after another process deletes a node or changes its text.
+    pub batch_postings: bool,
 }
 
 impl From<Synchronous> for SqliteOptions {
@@ -89,6 +96,8 @@ pub struct SqliteStore {
     queue: Mutex<Vec<Queued>>,
     queued_ids: AtomicU64,
     health: WriteHealth,
+    /// Postings for batches' searches ([`SqliteOptions::batch_postings`]), read at the first.
+    batch_postings: Option<tokio::sync::Mutex<MemoryPostings>>,
 }
 
 type Turn = tokio::sync::OwnedMutexGuard<Option<PoolConnection<Sqlite>>>;
@@ -258,6 +267,7 @@ impl SqliteStore {
     pub async fn connect(url: &str, options: impl Into<SqliteOptions>) -> anyhow::Result<Self> {
         no_memory_statistics();
         let options: SqliteOptions = options.into();
+        let batch_postings = options.batch_postings;
         let mmap_bytes = options.mmap_mib.saturating_mul(1 << 20);
         let synchronous = match options.synchronous {
             Synchronous::Normal => SqliteSynchronous::Normal,
@@ -280,7 +290,18 @@ impl SqliteStore {
             .connect_with(options)
             .await?;
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
-        Ok(Self::from_pool(pool))
+        let store = Self::from_pool(pool);
+        Ok(match batch_postings {
+            true => store.with_batch_postings(),
+            false => store,
+        })
+    }
+
+    /// Ranks batches' candidate searches from postings kept in memory
+    /// ([`SqliteOptions::batch_postings`]).
+    pub fn with_batch_postings(mut self) -> Self {
+        self.batch_postings = Some(tokio::sync::Mutex::default());
+        self
     }
 
     /// This process's turn to write, with the writer's connection.
@@ -309,6 +330,7 @@ impl SqliteStore {
             queue: Mutex::default(),
             queued_ids: AtomicU64::new(0),
             health: WriteHealth::default(),
+            batch_postings: None,
         }
     }
 }
@@ -669,6 +691,18 @@ impl Backend for SqliteStore {
             ))),
         }
         outcome.await.unwrap_or_else(|_| Err(writer_gone()))
+    }
+
+    async fn batch_ranking(&self, tx: &mut WriteTx) -> StoreResult<Option<BatchRanking<'_>>> {
+        let Some(postings) = &self.batch_postings else {
+            return Ok(None);
+        };
+        let mut postings = postings.lock().await;
+        if let Err(e) = batch_postings::bring_in_step(tx, &mut postings).await {
+            postings.clear();
+            return Err(e);
+        }
+        Ok(Some(postings))
     }
 
     async fn reader(&self) -> StoreResult<ReadConn> {

@@ -10,6 +10,7 @@ use crate::domain::contradiction::index_tokens;
 use crate::domain::node::{self as dn, NewNode, Node, NodePatch};
 use crate::domain::time;
 use crate::store::backend::{Backend, Id, QueryExt, Ts};
+use crate::store::batch_ranking::MemoryPostings;
 use crate::store::nodes::candidates_in;
 use crate::store::nodes::{
     Change, attach_conflict_ids, check_dimension, delete_in, fetch, fetch_optional, insert,
@@ -240,11 +241,20 @@ pub async fn write_batch<B: Backend>(
             .map_err(|e| e.under(&format!("/nodes/{i}")))?;
     }
     let nodes = if judge.overlaps() {
-        overlapped(store, &mut tx, batch.nodes, &rows, judge).await?
+        let mut ranking = store.batch_ranking(&mut tx).await?;
+        overlapped(
+            store,
+            &mut tx,
+            batch.nodes,
+            &rows,
+            judge,
+            ranking.as_deref_mut(),
+        )
+        .await?
     } else {
         let mut nodes = Vec::with_capacity(batch.nodes.len());
         for (b, (tokens, embedding)) in batch.nodes.into_iter().zip(&rows) {
-            let candidates = search(store, &mut tx, judge, &b.node).await?;
+            let candidates = search(store, &mut tx, judge, &b.node, tokens, None).await?;
             // No search: what the judge knows without one (a declared replacement).
             let found = judge.judge(&b.node, candidates.unwrap_or_default()).await?;
             let (node, conflicts) =
@@ -282,18 +292,21 @@ const SEARCH_AHEAD: usize = 64;
 /// [`SEARCH_AHEAD`] nodes ahead, while the nodes already searched are judged in order; their
 /// conflicts are queued, in node order, once every node is written. Only for a judge whose
 /// findings change no node's state ([`BatchJudge::overlaps`]): every search then finds what it
-/// would have found after the conflicts before it.
+/// would have found after the conflicts before it. With `ranking`, its searches are ranked
+/// there, and each node is added to it as it is written.
 async fn overlapped<B: Backend>(
     store: &B,
     tx: &mut B::Tx,
     batch: Vec<BatchNode>,
     rows: &[(String, Option<Vec<u8>>)],
     judge: &dyn BatchJudge,
+    mut ranking: Option<&mut MemoryPostings>,
 ) -> StoreResult<Vec<WrittenNode>> {
     let (searched, mut to_judge) = tokio::sync::mpsc::channel(SEARCH_AHEAD);
     let database = async {
         for (b, (tokens, embedding)) in batch.iter().zip(rows) {
-            let candidates = search(store, tx, judge, &b.node).await?;
+            let ranking = ranking.as_deref_mut();
+            let candidates = search(store, tx, judge, &b.node, tokens, ranking).await?;
             // Its conflicts come later: written now with none.
             write_found::<B>(tx, &b.node, tokens, embedding, Vec::new()).await?;
             if searched.send(candidates.unwrap_or_default()).await.is_err() {
@@ -332,14 +345,25 @@ async fn overlapped<B: Backend>(
     Ok(nodes)
 }
 
-/// The candidates of `node`'s search in the batch's transaction, when the judge makes one.
+/// The candidates of `node`'s search in the batch's transaction, when the judge makes one:
+/// ranked from the batch's `ranking` when it has one, which then takes the node (whose index
+/// tokens are `tokens`), written next.
 async fn search<B: Backend>(
     store: &B,
     tx: &mut B::Tx,
     judge: &dyn BatchJudge,
     node: &NewNode,
+    tokens: &str,
+    ranking: Option<&mut MemoryPostings>,
 ) -> StoreResult<Option<Vec<Candidate>>> {
-    match judge.query(node) {
+    let mut query = judge.query(node);
+    if let Some(postings) = ranking {
+        if let Some(q) = &mut query {
+            postings.rank(q);
+        }
+        postings.add_new(node.id, &node.scope, tokens);
+    }
+    match query {
         Some(q) => candidates_in(store, tx, &q).await.map(Some),
         None => Ok(None),
     }
