@@ -54,23 +54,9 @@ pub async fn bring_in_step(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::CandidateQuery;
+    use crate::store::sqlite::search::tests::{by_token, node_with_tokens};
     use sqlx::SqlitePool;
     use uuid::Uuid;
-
-    /// Inserts a node of the default scope whose index tokens are `tokens`.
-    async fn node_with_tokens(pool: &SqlitePool, tokens: &str) {
-        sqlx::query(
-            "insert into nodes (node_id, title, search_tokens, observed_at, created_at, \
-             updated_at) values ($1, $2, $2, $3, $3, $3)",
-        )
-        .bind(Uuid::now_v7().to_string())
-        .bind(tokens)
-        .bind("2026-03-01T12:00:00.000Z")
-        .execute(pool)
-        .await
-        .unwrap();
-    }
 
     /// The hits of a search by each of a few tokens, and the last node.
     type Ranked = (Vec<Option<Vec<Uuid>>>, (i64, Option<Uuid>));
@@ -78,20 +64,7 @@ mod tests {
     /// What `postings` rank for a search by each of a few tokens, and their last node.
     fn ranked(postings: &MemoryPostings) -> Ranked {
         let hits = ["cache", "ttl", "relay", "proxy"].map(|term| {
-            let mut q = CandidateQuery {
-                exclude: None,
-                scope: "default".into(),
-                memory_type: "fact".into(),
-                tokens: vec![term.to_owned()],
-                names: Vec::new(),
-                labels: Vec::new(),
-                with_embedding: false,
-                limit: 10,
-                newest: 0,
-                before: None,
-                docs: None,
-                hits: None,
-            };
+            let mut q = by_token(term);
             postings.rank(&mut q);
             q.hits
         });

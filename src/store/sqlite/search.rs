@@ -459,7 +459,7 @@ pub const JSON: JsonSql = JsonSql {
 };
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     #[test]
@@ -472,7 +472,7 @@ mod tests {
     }
 
     /// Inserts a node whose index tokens are `tokens`, returning its rowid.
-    async fn node_with_tokens(pool: &SqlitePool, tokens: &str) -> i64 {
+    pub(in crate::store::sqlite) async fn node_with_tokens(pool: &SqlitePool, tokens: &str) -> i64 {
         sqlx::query_scalar(
             "insert into nodes (node_id, title, search_tokens, observed_at, created_at, \
              updated_at) values ($1, $2, $2, $3, $3, $3) returning rowid",
@@ -486,7 +486,7 @@ mod tests {
     }
 
     /// A search by one token whose postings are walked at most 20 deep.
-    fn by_token(term: &str) -> CandidateQuery {
+    pub(in crate::store::sqlite) fn by_token(term: &str) -> CandidateQuery {
         CandidateQuery {
             exclude: None,
             scope: "default".into(),
