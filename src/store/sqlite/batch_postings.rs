@@ -36,11 +36,11 @@ pub async fn bring_in_step(
     if !unchanged {
         postings.clear();
     }
-    let mut rows = sqlx::query(NODES_AFTER)
+    let rows = sqlx::query(NODES_AFTER)
         .bind(postings.last().0)
         .fetch_all(&mut *conn)
         .await?;
-    for row in rows.drain(..) {
+    for row in &rows {
         let key: i64 = row.try_get(0)?;
         let id: &str = row.try_get(1)?;
         let id = uuid::Uuid::parse_str(id)

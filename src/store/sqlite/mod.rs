@@ -291,9 +291,10 @@ impl SqliteStore {
             .await?;
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
         let store = Self::from_pool(pool);
-        Ok(match batch_postings {
-            true => store.with_batch_postings(),
-            false => store,
+        Ok(if batch_postings {
+            store.with_batch_postings()
+        } else {
+            store
         })
     }
 
