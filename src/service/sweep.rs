@@ -24,7 +24,7 @@ use crate::domain::time;
 use crate::service::detect::SweepDetection;
 use crate::service::scopes::{may_use_all, may_write, sees_sweep};
 use crate::service::{Error, Result, Services};
-use crate::store::{CandidateQuery, DetectedConflict, Store, SweepChunk};
+use crate::store::{CandidateQuery, DetectedConflict, Hits, Store, SweepChunk};
 
 /// Memories read per page.
 const PAGE: usize = 500;
@@ -391,7 +391,9 @@ fn query_of(
     let chosen = query_tokens(&docs, &q.names);
     let wanted = q.limit * INDEX_HITS_PER_CANDIDATE;
     let per_token = RANKING_BUDGET as usize;
-    q.hits = Some(passed.postings.hits(&q.scope, &chosen, per_token, wanted));
+    q.hits = Some(Hits::Ids(
+        passed.postings.hits(&q.scope, &chosen, per_token, wanted),
+    ));
     q.docs = Some(docs);
     q
 }

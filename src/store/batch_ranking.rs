@@ -1,7 +1,8 @@
 //! A batch's candidate searches ranked from postings this process keeps in memory, where the
 //! backend keeps them (SQLite, opened for a bulk import): the store's index ranks the same
 //! hits by walking its postings once per memory. Ranked here, the database only reads the
-//! candidates' rows (a direct import about 1.1x faster, BENCHMARKS.md).
+//! candidates' rows, each straight from the table by its rowid (a direct import about 1.1x
+//! faster, BENCHMARKS.md).
 //!
 //! The postings must be exactly the store's when a batch searches: the backend brings them in
 //! step in the batch's write transaction, before its first search ([`Backend::batch_ranking`]),
@@ -11,17 +12,15 @@
 //!
 //! [`Backend::batch_ranking`]: super::backend::Backend::batch_ranking
 
-use rustc_hash::FxHashMap;
 use uuid::Uuid;
 
-use super::CandidateQuery;
+use super::{CandidateQuery, Hits};
 use crate::domain::retrieval::{INDEX_HITS_PER_CANDIDATE, Postings, RANKING_BUDGET, query_tokens};
 
 /// Every stored node's postings, keyed by its place in insertion order (SQLite's rowid).
 #[derive(Default)]
 pub struct MemoryPostings {
     postings: Postings<i64>,
-    ids: FxHashMap<i64, Uuid>,
     /// The key of the last node added (0 before any), and its id.
     last: (i64, Option<Uuid>),
     /// The backend's count of the changes to its postings other than new nodes, when they
@@ -48,7 +47,6 @@ impl MemoryPostings {
     pub fn add_stored(&mut self, key: i64, id: Uuid, scope: &str, tokens: &str) {
         self.postings
             .add(scope, key, tokens.split(' ').filter(|t| !t.is_empty()));
-        self.ids.insert(key, id);
         self.last = (key, Some(id));
     }
 
@@ -57,8 +55,8 @@ impl MemoryPostings {
         self.add_stored(self.last.0 + 1, id, scope, tokens);
     }
 
-    /// Ranks `q`'s hits as the store's index would rank them now ([`CandidateQuery::hits`]),
-    /// with the statistics it would use ([`CandidateQuery::docs`]).
+    /// Ranks `q`'s hits as the store's index would rank them now ([`CandidateQuery::hits`],
+    /// by their keys), with the statistics it would use ([`CandidateQuery::docs`]).
     pub fn rank(&self, q: &mut CandidateQuery) {
         let docs = self.postings.docs(&q.scope, &q.tokens);
         let chosen = query_tokens(&docs, &q.names);
@@ -66,7 +64,7 @@ impl MemoryPostings {
         let keys = self
             .postings
             .hits(&q.scope, &chosen, RANKING_BUDGET as usize, wanted);
-        q.hits = Some(keys.iter().map(|k| self.ids[k]).collect());
+        q.hits = Some(Hits::Keys(keys));
         q.docs = Some(docs);
     }
 }
@@ -105,12 +103,12 @@ mod tests {
         let mut q = query(&["ttl", "cache"]);
         p.rank(&mut q);
 
-        assert_eq!(q.hits, Some(vec![ids[3], ids[0], ids[2]]));
+        assert_eq!(q.hits, Some(Hits::Keys(vec![9, 3, 8])));
         let docs = vec![("cache".to_string(), 3), ("ttl".to_string(), 2)];
         assert_eq!(q.docs, Some(docs));
         p.clear();
         assert_eq!(p.last(), (0, None));
         p.rank(&mut q);
-        assert_eq!(q.hits, Some(Vec::new()));
+        assert_eq!(q.hits, Some(Hits::Keys(Vec::new())));
     }
 }

@@ -260,7 +260,18 @@ pub struct CandidateQuery {
     /// as `before` says). A batch's searches are ranked so too where the store keeps their
     /// postings in memory (`Backend::batch_ranking`): a batch's node is new, so no verdict
     /// names it yet, and `remembered` is false there anyway. `None`: the store searches.
-    pub hits: Option<Vec<Uuid>>,
+    pub hits: Option<Hits>,
+}
+
+/// Hits a caller ranked itself ([`CandidateQuery::hits`]), best first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Hits {
+    /// Node ids: a sweep's postings, which the service keeps the same way for any backend.
+    Ids(Vec<Uuid>),
+    /// The backend's own keys of the nodes (SQLite's rowids), from postings it keeps itself
+    /// (`Backend::batch_ranking`): each is read straight from the table, not looked up through
+    /// the index of node ids first.
+    Keys(Vec<i64>),
 }
 
 /// Detection as a batch's transaction asks for it, node by node: the store searches the

@@ -17,7 +17,7 @@ use crate::store::backend::{Id, QueryExt};
 use crate::store::check::{postings_not_recounted, postings_out_of_step};
 use crate::store::sql::JsonSql;
 use crate::store::sql::node_columns;
-use crate::store::{CandidateQuery, StoreResult, Violation};
+use crate::store::{CandidateQuery, Hits, StoreResult, Violation};
 
 /// `ts_rank` is a float4; as float8 its text form parses back to the same value, so a cursor's
 /// rank compares equal to the row it came from.
@@ -200,8 +200,14 @@ pub async fn candidates_by_tokens(
     conn: &mut PgConnection,
     q: &CandidateQuery,
 ) -> StoreResult<Vec<PgRow>> {
-    if let Some(hits) = &q.hits {
-        return candidates_of_hits(conn, CANDIDATES_OF_GIVEN_HITS, q, hits).await;
+    match &q.hits {
+        Some(Hits::Ids(hits)) => {
+            return candidates_of_hits(conn, CANDIDATES_OF_GIVEN_HITS, q, hits).await;
+        }
+        // Keys come only from postings a backend keeps itself, and PostgreSQL keeps none
+        // (`Backend::batch_ranking`): should any arrive, its index finds the same hits.
+        Some(Hits::Keys(_)) => debug_assert!(false, "PostgreSQL was given rowids as hits"),
+        None => {}
     }
     if q.tokens.is_empty() {
         return Ok(Vec::new());

@@ -54,12 +54,13 @@ pub async fn bring_in_step(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Hits;
     use crate::store::sqlite::search::tests::{by_token, node_with_tokens};
     use sqlx::SqlitePool;
     use uuid::Uuid;
 
     /// The hits of a search by each of a few tokens, and the last node.
-    type Ranked = (Vec<Option<Vec<Uuid>>>, (i64, Option<Uuid>));
+    type Ranked = (Vec<Option<Hits>>, (i64, Option<Uuid>));
 
     /// What `postings` rank for a search by each of a few tokens, and their last node.
     fn ranked(postings: &MemoryPostings) -> Ranked {

@@ -15,7 +15,7 @@ use crate::store::backend::{Id, Q, QueryExt, Texts};
 use crate::store::check::{postings_not_recounted, postings_out_of_step};
 use crate::store::sql::JsonSql;
 use crate::store::sql::node_columns;
-use crate::store::{Candidate, CandidateQuery, StoreError, StoreResult, Violation};
+use crate::store::{Candidate, CandidateQuery, Hits, StoreError, StoreResult, Violation};
 use uuid::Uuid;
 
 /// Full-text hits are materialised before the join for the same reason as candidates.
@@ -95,10 +95,18 @@ const CANDIDATES_OF_HITS: &str = candidates_of_hits!("$1", "");
 const CANDIDATES_OF_HITS_SORTED: &str = candidates_of_hits!("$1", "order by h.key");
 /// The candidates among hits named by node id (`$1`, a JSON array, best first), when the
 /// caller ranked them itself (`CandidateQuery::hits`); read as [`candidates_of_hits`] reads,
-/// without the `remembered` probes (the caller asks about the pairs that matter).
-const CANDIDATES_OF_NODES: &str = candidates_of_hits!("$1", "node_id", ["0 as remembered"], "");
-const CANDIDATES_OF_NODES_SORTED: &str =
-    candidates_of_hits!("$1", "node_id", ["0 as remembered"], "order by h.key");
+/// without the `remembered` probes (the caller asks about the pairs that matter); and the
+/// same sorted.
+const CANDIDATES_OF_NODES: [&str; 2] = [
+    candidates_of_hits!("$1", "node_id", ["0 as remembered"], ""),
+    candidates_of_hits!("$1", "node_id", ["0 as remembered"], "order by h.key"),
+];
+/// [`CANDIDATES_OF_NODES`] with the hits named by rowid (`Hits::Keys`): each is one lookup in
+/// the table instead of one in the index of node ids and then one in the table.
+const CANDIDATES_OF_KEYS: [&str; 2] = [
+    candidates_of_hits!("$1", "rowid", ["0 as remembered"], ""),
+    candidates_of_hits!("$1", "rowid", ["0 as remembered"], "order by h.key"),
+];
 
 /// A whole candidate search as one statement, its steps in Rust registered as SQL functions
 /// (`functions.rs`). One statement, because each statement is a hand-off to the connection's
@@ -288,8 +296,13 @@ pub async fn candidates_by_tokens(
     conn: &mut SqliteConnection,
     q: &CandidateQuery,
 ) -> StoreResult<Vec<Candidate>> {
-    if let Some(hits) = &q.hits {
-        return candidates_of_nodes(conn, q, hits).await;
+    match &q.hits {
+        Some(Hits::Ids(ids)) => {
+            let ids: Vec<String> = ids.iter().map(Uuid::to_string).collect();
+            return candidates_among(conn, q, &ids, CANDIDATES_OF_NODES).await;
+        }
+        Some(Hits::Keys(keys)) => return candidates_among(conn, q, keys, CANDIDATES_OF_KEYS).await,
+        None => {}
     }
     if q.tokens.is_empty() {
         return Ok(Vec::new());
@@ -305,24 +318,25 @@ pub async fn candidates_by_tokens(
     Ok(rows.into_iter().map(|(_, c)| c).collect())
 }
 
-/// The candidates among `hits` (node ids, best first), in that order.
-async fn candidates_of_nodes(
+/// The candidates among `hits` (best first, node ids or rowids as `reads` reads them: one of
+/// the pairs in [`CANDIDATES_OF_NODES`] and [`CANDIDATES_OF_KEYS`]), in that order.
+async fn candidates_among<H: serde::Serialize>(
     conn: &mut SqliteConnection,
     q: &CandidateQuery,
-    hits: &[Uuid],
+    hits: &[H],
+    [reads, sorted]: [&'static str; 2],
 ) -> StoreResult<Vec<Candidate>> {
     if hits.is_empty() {
         return Ok(Vec::new());
     }
-    let hits: Vec<String> = hits.iter().map(Uuid::to_string).collect();
-    let rows = match rows_of_hits(conn, CANDIDATES_OF_NODES, &hits, q).await {
+    let rows = match rows_of_hits(conn, reads, hits, q).await {
         Err(e) if functions_missing(&e) => {
             super::register_functions(conn).await?;
-            rows_of_hits(conn, CANDIDATES_OF_NODES, &hits, q).await?
+            rows_of_hits(conn, reads, hits, q).await?
         }
         read => read?,
     };
-    let rows = in_hit_order_or_sorted(conn, rows, &hits, q, CANDIDATES_OF_NODES_SORTED).await?;
+    let rows = in_hit_order_or_sorted(conn, rows, hits, q, sorted).await?;
     Ok(rows.into_iter().map(|(_, c)| c).collect())
 }
 
@@ -789,7 +803,8 @@ pub(super) mod tests {
                 let sorted: Vec<String> = sorted.iter().map(|(t, _)| t.clone()).collect();
                 assert_eq!(chosen, sorted, "limit {limit}");
             }
-            // The same hits named by node id (as a sweep ranks them) give the same candidates.
+            // The same hits named by node id (as a sweep ranks them) or by rowid (as a batch's
+            // kept postings rank them) give the same candidates, sorted or not.
             let mut ids = Vec::new();
             for hit in &hits {
                 let id: Option<String> =
@@ -800,15 +815,25 @@ pub(super) mod tests {
                         .unwrap();
                 ids.push(id.map_or_else(uuid::Uuid::now_v7, |id| id.parse().unwrap()));
             }
-            let by_id = candidates_of_nodes(&mut conn, &q, &ids).await.unwrap();
-            let by_id: Vec<String> = by_id.into_iter().map(|c| c.node.title).collect();
-            let sorted: Vec<String> = sorted.iter().map(|(t, _)| t.clone()).collect();
-            assert_eq!(by_id, sorted, "limit {limit}");
+            let sorted_titles: Vec<String> = sorted.iter().map(|(t, _)| t.clone()).collect();
+            for named in [Hits::Ids(ids.clone()), Hits::Keys(hits.clone())] {
+                let q = CandidateQuery {
+                    hits: Some(named.clone()),
+                    ..q.clone()
+                };
+                let found = candidates_by_tokens(&mut conn, &q).await.unwrap();
+                let found: Vec<String> = found.into_iter().map(|c| c.node.title).collect();
+                assert_eq!(found, sorted_titles, "limit {limit}, {named:?}");
+            }
             let ids: Vec<String> = ids.iter().map(uuid::Uuid::to_string).collect();
-            let by_id_sorted = rows_of_hits(&mut conn, CANDIDATES_OF_NODES_SORTED, &ids, &q)
+            let [_, ids_sorted] = CANDIDATES_OF_NODES;
+            let [_, keys_sorted] = CANDIDATES_OF_KEYS;
+            let by_ids = rows_of_hits(&mut conn, ids_sorted, &ids, &q).await.unwrap();
+            let by_keys = rows_of_hits(&mut conn, keys_sorted, &hits, &q)
                 .await
                 .unwrap();
-            assert_eq!(titles(by_id_sorted), fast, "limit {limit}");
+            assert_eq!(titles(by_ids), fast, "limit {limit}, sorted, by id");
+            assert_eq!(titles(by_keys), fast, "limit {limit}, sorted, by rowid");
         }
     }
 }
