@@ -173,7 +173,7 @@ pub struct DetectionArgs {
     pub cosine_band: (f64, f64),
     /// MiB of stored memories' detection analyses (tokens, values, overlap units) kept in
     /// memory, so a write judges its candidates without analysing their text again; the
-    /// oldest go first, and 0 keeps none.
+    /// oldest go first unless read since, and 0 keeps none.
     #[arg(long, env = "CONCORD_ANALYSIS_CACHE_MIB", default_value_t = 48)]
     pub analysis_cache_mib: usize,
     #[command(flatten)]

@@ -3,8 +3,10 @@
 //! text on every read. The fingerprint makes it correct without invalidation: a row edited
 //! here, by a resolution, or by another instance on the same PostgreSQL database comes back
 //! from the store with other text, misses, and is derived again. The bound, in bytes, keeps
-//! memory flat however large the store grows and however long its memories are; the oldest
-//! entries go first.
+//! memory flat however large the store grows and however long its memories are. The oldest
+//! entries go first, but one read since it was kept, or since it last came up for eviction,
+//! gets a second chance (the CLOCK approximation of least recently used): the candidates a
+//! store's writes meet again and again stay, where oldest-first evicted them as soon as any.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -39,6 +41,8 @@ struct Entry<T> {
     fingerprint: u64,
     value: Arc<T>,
     weight: usize,
+    /// Read since it was kept or last came up for eviction.
+    read: bool,
 }
 
 impl<T: Weigh> Memo<T> {
@@ -68,9 +72,11 @@ impl<T: Weigh> Memo<T> {
         value
     }
 
-    /// Whether a value derived from text with this `fingerprint` is kept for `id`.
+    /// Whether a value derived from text with this `fingerprint` is kept for `id` (not a read:
+    /// it earns the entry no second chance).
     pub fn holds(&self, id: Uuid, fingerprint: u64) -> bool {
-        self.get(id, fingerprint).is_some()
+        let entries = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        (entries.by_id.get(&id)).is_some_and(|e| e.fingerprint == fingerprint)
     }
 
     /// Keeps `value` for `id` only where that evicts nothing and replaces nothing: for
@@ -93,6 +99,7 @@ impl<T: Weigh> Memo<T> {
                 fingerprint,
                 value,
                 weight,
+                read: false,
             },
         );
         entries.order.push_front(id);
@@ -101,9 +108,12 @@ impl<T: Weigh> Memo<T> {
     }
 
     fn get(&self, id: Uuid, fingerprint: u64) -> Option<Arc<T>> {
-        let entries = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        match entries.by_id.get(&id) {
-            Some(e) if e.fingerprint == fingerprint => Some(Arc::clone(&e.value)),
+        let mut entries = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        match entries.by_id.get_mut(&id) {
+            Some(e) if e.fingerprint == fingerprint => {
+                e.read = true;
+                Some(Arc::clone(&e.value))
+            }
             _ => None,
         }
     }
@@ -117,23 +127,35 @@ impl<T: Weigh> Memo<T> {
         }
         // Every critical section leaves the map, the order and the weight consistent, so a
         // poisoned lock (a panic elsewhere while holding it) still guards valid entries.
-        let mut entries = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut guard = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let entries = &mut *guard;
         let entry = Entry {
             fingerprint,
             value,
             weight,
+            read: false,
         };
         match entries.by_id.insert(id, entry) {
             Some(replaced) => entries.weight -= replaced.weight,
             None => entries.order.push_back(id),
         }
         entries.weight += weight;
+        // Each entry passed over loses its mark, so within one round of the order something
+        // unmarked comes up.
         while entries.weight > self.budget {
             let Some(oldest) = entries.order.pop_front() else {
                 break;
             };
-            if let Some(gone) = entries.by_id.remove(&oldest) {
-                entries.weight -= gone.weight;
+            match entries.by_id.get_mut(&oldest) {
+                Some(e) if e.read => {
+                    e.read = false;
+                    entries.order.push_back(oldest);
+                }
+                Some(_) => {
+                    let gone = entries.by_id.remove(&oldest).map_or(0, |g| g.weight);
+                    entries.weight -= gone;
+                }
+                None => {}
             }
         }
     }
@@ -248,6 +270,24 @@ mod tests {
         assert_eq!(memo.len(), 2);
         assert_eq!(*memo.get_or_derive(id(1), 0, || 10), 10, "1 was evicted");
         assert_eq!(*memo.get_or_derive(id(3), 0, || 30), 3, "3 was kept");
+    }
+
+    #[test]
+    fn an_entry_read_since_it_was_kept_gets_one_second_chance() {
+        let memo = Memo::new(2);
+        memo.get_or_derive(id(1), 0, || 1);
+        memo.get_or_derive(id(2), 0, || 2);
+        assert_eq!(*memo.get_or_derive(id(1), 0, || 10), 1, "read");
+        memo.get_or_derive(id(3), 0, || 3);
+        assert!(memo.holds(id(1), 0), "1 was read: passed over");
+        assert!(!memo.holds(id(2), 0), "2 was not: it went");
+        memo.get_or_derive(id(4), 0, || 4);
+        assert!(memo.holds(id(1), 0), "passed over, 1 went behind 3");
+        assert!(!memo.holds(id(3), 0));
+        // Looking (`holds`) is not reading: 1's mark is spent, and it goes in its turn.
+        memo.get_or_derive(id(5), 0, || 5);
+        assert!(!memo.holds(id(1), 0));
+        assert!(memo.holds(id(4), 0) && memo.holds(id(5), 0));
     }
 
     #[test]
