@@ -146,16 +146,12 @@ impl<T: Weigh> Memo<T> {
             let Some(oldest) = entries.order.pop_front() else {
                 break;
             };
-            match entries.by_id.get_mut(&oldest) {
-                Some(e) if e.read => {
-                    e.read = false;
-                    entries.order.push_back(oldest);
-                }
-                Some(_) => {
-                    let gone = entries.by_id.remove(&oldest).map_or(0, |g| g.weight);
-                    entries.weight -= gone;
-                }
-                None => {}
+            if let Some(e) = entries.by_id.get_mut(&oldest)
+                && std::mem::take(&mut e.read)
+            {
+                entries.order.push_back(oldest);
+            } else if let Some(gone) = entries.by_id.remove(&oldest) {
+                entries.weight -= gone.weight;
             }
         }
     }
