@@ -172,7 +172,8 @@ pub struct DetectionArgs {
     #[arg(long, env = "CONCORD_COSINE_BAND", default_value = "0.30,0.95", value_parser = parse_band)]
     pub cosine_band: (f64, f64),
     /// MiB of stored memories' detection analyses (tokens, values, overlap units) kept in
-    /// memory, so a write judges its candidates without analysing their text again; the
+    /// memory, so a write judges its candidates without analysing their text again: a
+    /// memory's own when it is written, a candidate's once it is met a second time; the
     /// oldest go first unless read since, and 0 keeps none.
     #[arg(long, env = "CONCORD_ANALYSIS_CACHE_MIB", default_value_t = 48)]
     pub analysis_cache_mib: usize,

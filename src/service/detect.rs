@@ -160,7 +160,9 @@ impl Detector {
                 let new = Analysed::new(probe.memory(), analysis);
                 let judged = candidates
                     .map(|c| {
-                        let analysis = self.analysis(c.node.id, &memory_of(&c));
+                        let memory = memory_of(&c);
+                        let analysis =
+                            judging::candidate_analysis(&self.analyses, c.node.id, &memory);
                         (c, analysis)
                     })
                     .collect();

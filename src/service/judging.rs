@@ -75,6 +75,14 @@ pub fn analysis_of(analyses: &Memo<Analysis>, id: uuid::Uuid, m: &Memory) -> Arc
     })
 }
 
+/// The analysis of candidate `id` whose text is `m`'s: kept from an earlier write, or kept
+/// now if the candidate was analysed before too ([`Memo::get_or_derive_recurring`]).
+pub fn candidate_analysis(analyses: &Memo<Analysis>, id: uuid::Uuid, m: &Memory) -> Arc<Analysis> {
+    analyses.get_or_derive_recurring(id, fingerprint(m.title, m.body), || {
+        contradiction::analyse(m)
+    })
+}
+
 /// Where a memory's candidates are judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Spread {
@@ -161,7 +169,7 @@ fn judge_each(
         .into_iter()
         .filter_map(|c| {
             let old = memory_of(&c);
-            let analysis = analysis_of(analyses, c.node.id, &old);
+            let analysis = candidate_analysis(analyses, c.node.id, &old);
             let verdict = contradiction::assess_analysed(new, Analysed::new(old, &analysis), cfg)?;
             Some(Finding {
                 old: c.node,

@@ -7,6 +7,8 @@
 //! entries go first, but one read since it was kept, or since it last came up for eviction,
 //! gets a second chance (the CLOCK approximation of least recently used): the candidates a
 //! store's writes meet again and again stay, where oldest-first evicted them as soon as any.
+//! A value read in passing is kept only when it is met a second time
+//! ([`Memo::get_or_derive_recurring`]), so one met once never pushes out one met often.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,7 +25,8 @@ pub struct Memo<T> {
     /// The most bytes kept, as the values weigh themselves.
     budget: usize,
     inner: Mutex<Entries<T>>,
-    /// Values derived on a miss of [`Memo::get_or_derive`], since the memo was made.
+    /// Values derived on a miss of [`Memo::get_or_derive`] or
+    /// [`Memo::get_or_derive_recurring`], since the memo was made.
     derived: AtomicU64,
 }
 
@@ -35,7 +38,13 @@ struct Entries<T> {
     order: VecDeque<Uuid>,
     /// What the kept values weigh together.
     weight: usize,
+    /// Ids whose value [`Memo::get_or_derive_recurring`] derived and did not keep.
+    missed: foldhash::HashSet<Uuid>,
 }
+
+/// Misses [`Memo::get_or_derive_recurring`] remembers, at most; then they are forgotten all
+/// at once. A megabyte or two.
+const MISSES: usize = 1 << 16;
 
 struct Entry<T> {
     fingerprint: u64,
@@ -54,6 +63,7 @@ impl<T: Weigh> Memo<T> {
                 by_id: foldhash::HashMap::default(),
                 order: VecDeque::new(),
                 weight: 0,
+                missed: foldhash::HashSet::default(),
             }),
             derived: AtomicU64::new(0),
         }
@@ -70,6 +80,45 @@ impl<T: Weigh> Memo<T> {
         self.derived.fetch_add(1, Ordering::Relaxed);
         self.put(id, fingerprint, Arc::clone(&value));
         value
+    }
+
+    /// [`Memo::get_or_derive`] for a value read in passing (a candidate's analysis): what is
+    /// derived is kept only when the same id missed before (since the misses were last
+    /// forgotten), so a value met again is kept and one met once is not. A large store's
+    /// candidates are spread over all of it, and most that miss are not met again before
+    /// they would be evicted: keeping each of them cost more than deriving the few met again
+    /// (BENCHMARKS.md, session 37).
+    pub fn get_or_derive_recurring(
+        &self,
+        id: Uuid,
+        fingerprint: u64,
+        derive: impl FnOnce() -> T,
+    ) -> Arc<T> {
+        if let Some(hit) = self.get(id, fingerprint) {
+            return hit;
+        }
+        let value = Arc::new(derive());
+        self.derived.fetch_add(1, Ordering::Relaxed);
+        if self.missed_before(id) {
+            self.put(id, fingerprint, Arc::clone(&value));
+        }
+        value
+    }
+
+    /// Whether `id` missed before; remembers that it did now.
+    fn missed_before(&self, id: Uuid) -> bool {
+        if self.budget == 0 {
+            return false;
+        }
+        let mut entries = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if entries.missed.remove(&id) {
+            return true;
+        }
+        if entries.missed.len() >= MISSES {
+            entries.missed.clear();
+        }
+        entries.missed.insert(id);
+        false
     }
 
     /// Whether a value derived from text with this `fingerprint` is kept for `id` (not a read:
@@ -127,6 +176,9 @@ impl<T: Weigh> Memo<T> {
         }
         // Every critical section leaves the map, the order and the weight consistent, so a
         // poisoned lock (a panic elsewhere while holding it) still guards valid entries.
+        // What leaves the memo is dropped after the lock is released: freeing an analysis is
+        // many deallocations, and every other judging thread waited for them.
+        let mut gone: Vec<Arc<T>> = Vec::new();
         let mut guard = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         let entries = &mut *guard;
         let entry = Entry {
@@ -136,7 +188,10 @@ impl<T: Weigh> Memo<T> {
             read: false,
         };
         match entries.by_id.insert(id, entry) {
-            Some(replaced) => entries.weight -= replaced.weight,
+            Some(replaced) => {
+                entries.weight -= replaced.weight;
+                gone.push(replaced.value);
+            }
             None => entries.order.push_back(id),
         }
         entries.weight += weight;
@@ -150,10 +205,13 @@ impl<T: Weigh> Memo<T> {
                 && std::mem::take(&mut e.read)
             {
                 entries.order.push_back(oldest);
-            } else if let Some(gone) = entries.by_id.remove(&oldest) {
-                entries.weight -= gone.weight;
+            } else if let Some(evicted) = entries.by_id.remove(&oldest) {
+                entries.weight -= evicted.weight;
+                gone.push(evicted.value);
             }
         }
+        drop(guard);
+        drop(gone);
     }
 
     /// What the kept values weigh together, in bytes.
@@ -173,7 +231,8 @@ impl<T: Weigh> Memo<T> {
             .len()
     }
 
-    /// How many times [`Memo::get_or_derive`] missed and derived its value.
+    /// How many times [`Memo::get_or_derive`] or [`Memo::get_or_derive_recurring`] missed
+    /// and derived its value.
     pub fn derived(&self) -> u64 {
         self.derived.load(Ordering::Relaxed)
     }
@@ -223,6 +282,50 @@ mod tests {
         assert_eq!(calls.get(), 1);
         assert_eq!(memo.derived(), 1);
         assert!(Arc::ptr_eq(&first, &second));
+    }
+
+    #[test]
+    fn a_value_read_in_passing_is_kept_once_it_is_met_again() {
+        let memo = Memo::new(64);
+        let calls = Cell::new(0);
+        let derive = || {
+            calls.set(calls.get() + 1);
+            "analysis"
+        };
+        memo.get_or_derive_recurring(id(1), 7, derive);
+        assert!(!memo.holds(id(1), 7), "met once: derived, not kept");
+        memo.get_or_derive_recurring(id(1), 7, derive);
+        assert!(memo.holds(id(1), 7), "met again: kept");
+        memo.get_or_derive_recurring(id(1), 7, derive);
+        assert_eq!(calls.get(), 2, "then read from the memo");
+        // A memory's own value is kept at once, as before.
+        memo.get_or_derive(id(2), 7, derive);
+        assert!(memo.holds(id(2), 7));
+        // A memo that keeps nothing remembers no misses either.
+        let none = Memo::new(0);
+        for _ in 0..3 {
+            none.get_or_derive_recurring(id(1), 7, derive);
+        }
+        assert!(none.is_empty() && none.inner.lock().unwrap().missed.is_empty());
+    }
+
+    #[test]
+    fn misses_are_forgotten_all_at_once_when_too_many() {
+        let memo = Memo::new(usize::MAX);
+        for n in 0..MISSES as u128 {
+            memo.get_or_derive_recurring(id(n), 0, || n);
+        }
+        assert_eq!(memo.inner.lock().unwrap().missed.len(), MISSES);
+        memo.get_or_derive_recurring(id(u128::MAX), 0, || 0);
+        assert_eq!(
+            memo.inner.lock().unwrap().missed.len(),
+            1,
+            "forgotten, the newest kept"
+        );
+        memo.get_or_derive_recurring(id(0), 0, || 0);
+        assert!(!memo.holds(id(0), 0), "a miss forgotten counts as a first");
+        memo.get_or_derive_recurring(id(u128::MAX), 0, || 0);
+        assert!(memo.holds(id(u128::MAX), 0));
     }
 
     #[test]
