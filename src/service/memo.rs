@@ -173,11 +173,11 @@ impl<T: Weigh> Memo<T> {
         if weight > self.budget {
             return;
         }
-        // Every critical section leaves the map, the order and the weight consistent, so a
-        // poisoned lock (a panic elsewhere while holding it) still guards valid entries.
         // What leaves the memo is dropped after the lock is released: freeing an analysis is
         // many deallocations, and every other judging thread waited for them.
         let mut gone: Vec<Arc<T>> = Vec::new();
+        // Every critical section leaves the map, the order and the weight consistent, so a
+        // poisoned lock (a panic elsewhere while holding it) still guards valid entries.
         let mut guard = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         let entries = &mut *guard;
         let entry = Entry {
