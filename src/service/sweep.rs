@@ -24,7 +24,7 @@ use crate::domain::time;
 use crate::service::detect::SweepDetection;
 use crate::service::scopes::{may_use_all, may_write, sees_sweep};
 use crate::service::{Error, Result, Services};
-use crate::store::{CandidateQuery, DetectedConflict, Hits, Store, SweepChunk};
+use crate::store::{CandidateQuery, DetectedConflict, Hits, PassedNode, Store, SweepChunk};
 
 /// Memories read per page.
 const PAGE: usize = 500;
@@ -391,9 +391,8 @@ fn query_of(
     let chosen = query_tokens(&docs, &q.names);
     let wanted = q.limit * INDEX_HITS_PER_CANDIDATE;
     let per_token = RANKING_BUDGET as usize;
-    q.hits = Some(Hits::Ids(
-        passed.postings.hits(&q.scope, &chosen, per_token, wanted),
-    ));
+    let hits = passed.postings.hits(&q.scope, &chosen, per_token, wanted);
+    q.hits = Some(passed.named(&hits));
     q.docs = Some(docs);
     q
 }
@@ -402,13 +401,30 @@ fn query_of(
 /// or state: their postings, which hold the detection statistics as they stood when that
 /// memory was written (the store's own count the nodes stored since too) and which its
 /// search is ranked from, as the store's index would have ranked it then.
-#[derive(Default)]
 struct Passed {
-    postings: Postings<Uuid>,
-    /// Nodes read but not passed yet, in id order, with their scope and tokens.
-    ahead: VecDeque<(Uuid, String, String)>,
+    /// Each posting is its node's place in `nodes`: in id order, as the ranking's "newest
+    /// first" wants, and a quarter of a node id's size.
+    postings: Postings<u32>,
+    /// The nodes passed, in id order.
+    nodes: Vec<Uuid>,
+    /// Their rows' keys, in the same order, for as long as every node passed has one.
+    keys: Option<Vec<i64>>,
+    /// Nodes read but not passed yet, in id order.
+    ahead: VecDeque<PassedNode>,
     /// The last node read (nil before any).
     read_through: Uuid,
+}
+
+impl Default for Passed {
+    fn default() -> Self {
+        Self {
+            postings: Postings::default(),
+            nodes: Vec::new(),
+            keys: Some(Vec::new()),
+            ahead: VecDeque::new(),
+            read_through: Uuid::nil(),
+        }
+    }
 }
 
 impl Passed {
@@ -424,10 +440,28 @@ impl Passed {
 
     /// Passes every node read with an id before `id`.
     fn pass_to(&mut self, id: Uuid) {
-        while self.ahead.front().is_some_and(|(n, _, _)| *n < id) {
-            let (node, scope, tokens) = self.ahead.pop_front().expect("a front");
-            let tokens = tokens.split(' ').filter(|t| !t.is_empty());
-            self.postings.add(&scope, node, tokens);
+        while self.ahead.front().is_some_and(|n| n.id < id) {
+            let node = self.ahead.pop_front().expect("a front");
+            let place = u32::try_from(self.nodes.len()).expect("a sweep passes < 2^32 nodes");
+            self.nodes.push(node.id);
+            self.keys = self.keys.take().zip(node.key).map(|(mut keys, key)| {
+                keys.push(key);
+                keys
+            });
+            let tokens = node.tokens.split(' ').filter(|t| !t.is_empty());
+            self.postings.add(&node.scope, place, tokens);
+        }
+    }
+
+    /// The nodes at `places`, in order, as the store reads them: by their rows' keys when the
+    /// store has them (a lookup in the table, not first in the index of node ids), else by id.
+    /// No hits are named by id, as every backend reads them: before the first node passes,
+    /// whether the store has keys is not known yet.
+    fn named(&self, places: &[u32]) -> Hits {
+        let at = places.iter().map(|&p| p as usize);
+        match &self.keys {
+            Some(keys) if !places.is_empty() => Hits::Keys(at.map(|p| keys[p]).collect()),
+            _ => Hits::Ids(at.map(|p| self.nodes[p]).collect()),
         }
     }
 }
@@ -558,5 +592,46 @@ mod tests {
         let later = start + Width::QUIET_FOR;
         assert_eq!(width.at(false, later), Width::ALONE);
         const { assert!(Width::ALONE > Width::BESIDE_WRITES) };
+    }
+
+    fn passing(id: Uuid, key: Option<i64>, tokens: &str) -> PassedNode {
+        PassedNode {
+            id,
+            key,
+            scope: "s".into(),
+            tokens: tokens.into(),
+        }
+    }
+
+    #[test]
+    fn hits_are_named_by_row_key_when_every_node_has_one_else_by_id() {
+        let ids: Vec<Uuid> = (0..3).map(|_| Uuid::now_v7()).collect();
+        let mut keyed = Passed::default();
+        keyed.ahead.extend([
+            passing(ids[0], Some(7), "lisbon moved"),
+            passing(ids[1], Some(3), "berlin"),
+            passing(ids[2], Some(9), "lisbon"),
+        ]);
+        keyed.pass_to(Uuid::max());
+        let docs = keyed.postings.docs("s", &["lisbon".into()]);
+        assert_eq!(docs, vec![("lisbon".to_string(), 2)]);
+        let hits = keyed.postings.hits("s", &docs, 10, 10);
+        // Newest first: the place of the later node, then the earlier one's.
+        assert_eq!(hits, vec![2, 0]);
+        assert_eq!(keyed.named(&hits), Hits::Keys(vec![9, 7]));
+
+        let mut unkeyed = Passed::default();
+        unkeyed.ahead.extend([
+            passing(ids[0], None, "lisbon"),
+            passing(ids[1], None, "lisbon"),
+        ]);
+        // Only the nodes before the one compared are passed.
+        unkeyed.pass_to(ids[1]);
+        assert_eq!(unkeyed.nodes.len(), 1);
+        assert_eq!(unkeyed.named(&[0]), Hits::Ids(vec![ids[0]]));
+        // No hits are named by id, whatever the store.
+        assert_eq!(unkeyed.named(&[]), Hits::Ids(Vec::new()));
+        assert_eq!(keyed.named(&[]), Hits::Ids(Vec::new()));
+        assert_eq!(Passed::default().named(&[]), Hits::Ids(Vec::new()));
     }
 }

@@ -250,6 +250,10 @@ pub trait Backend: Send + Sync + Sized + 'static {
     /// `node_id` of each node of list `$1` that has a verdict with node `$2` already: a
     /// conflict of the pair, whatever its status, or an edge recording a verdict.
     const REMEMBERED_AMONG: &'static str;
+    /// The node id, the backend's own key of the row (`key`: SQLite's rowid, null where
+    /// there is none), scope and `search_tokens` of the nodes with ids after `$1` up to `$2`,
+    /// in id order; binds as `sweeps::tokens_between`.
+    const TOKENS_BETWEEN: &'static str;
     /// How `concord check` reads the JSON columns.
     const JSON: JsonSql;
 

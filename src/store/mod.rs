@@ -266,11 +266,12 @@ pub struct CandidateQuery {
 /// Hits a caller ranked itself ([`CandidateQuery::hits`]), best first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Hits {
-    /// Node ids: a sweep's postings, which the service keeps the same way for any backend.
+    /// Node ids: a sweep's hits where the backend has no keys of its own (PostgreSQL).
     Ids(Vec<Uuid>),
     /// The backend's own keys of the nodes (SQLite's rowids), from postings it keeps itself
-    /// (`Backend::batch_ranking`): each is read straight from the table, not looked up through
-    /// the index of node ids first.
+    /// (`Backend::batch_ranking`) or a sweep's, which read them with the nodes' tokens
+    /// ([`PassedNode::key`]): each is read straight from the table, not looked up through the
+    /// index of node ids first.
     Keys(Vec<i64>),
 }
 
@@ -328,6 +329,18 @@ impl DetectedConflict {
             r.key = key.map(str::to_owned);
         }
     }
+}
+
+/// A node a sweep passes ([`Store::tokens_between`]).
+#[derive(Debug, Clone)]
+pub struct PassedNode {
+    pub id: Uuid,
+    /// The backend's own key of the node's row, when it has one (SQLite's rowid): the
+    /// candidates among a sweep's hits are read by it ([`Hits::Keys`]).
+    pub key: Option<i64>,
+    pub scope: String,
+    /// Its `search_tokens`: distinct index tokens separated by spaces.
+    pub tokens: String,
 }
 
 /// One stretch of a sweep: the memories it compared up to `checkpoint` (`compared` of
@@ -602,15 +615,11 @@ pub trait Store: Send + Sync + 'static {
         until: Timestamp,
         take_over: bool,
     ) -> StoreResult<Option<Sweep>>;
-    /// The scope and index tokens (`search_tokens`) of every node with an id after `after` up
-    /// to `to` (any scope or state), in id order: a sweep counts them as it passes them, to
+    /// The row key, scope and index tokens (`search_tokens`) of every node with an id after
+    /// `after` up to `to` (any scope or state), in id order: a sweep counts them as it passes them, to
     /// search with the detection statistics of each scope as they stood when each memory was
     /// written.
-    async fn tokens_between(
-        &self,
-        after: Uuid,
-        to: Uuid,
-    ) -> StoreResult<Vec<(Uuid, String, String)>>;
+    async fn tokens_between(&self, after: Uuid, to: Uuid) -> StoreResult<Vec<PassedNode>>;
     /// The next `limit` memories sweep `s` compares after `after`, with their embeddings.
     async fn sweep_page(
         &self,
@@ -989,11 +998,7 @@ impl<B: Backend> Store for B {
         sweeps::page(self, s, after, limit).await
     }
 
-    async fn tokens_between(
-        &self,
-        after: Uuid,
-        to: Uuid,
-    ) -> StoreResult<Vec<(Uuid, String, String)>> {
+    async fn tokens_between(&self, after: Uuid, to: Uuid) -> StoreResult<Vec<PassedNode>> {
         sweeps::tokens_between(self, after, to).await
     }
 

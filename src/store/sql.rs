@@ -311,6 +311,20 @@ macro_rules! candidates_newest {
 }
 pub(crate) use candidates_newest;
 
+/// A sweep's read of the nodes it passes (`Backend::TOKENS_BETWEEN`); the dialect supplies
+/// the row's own key (`$key`), by which the candidates among its hits are read.
+macro_rules! tokens_between {
+    ($key:literal) => {
+        concat!(
+            "select node_id, ",
+            $key,
+            " as key, scope, search_tokens from nodes where node_id > $1 and node_id <= $2 \
+             order by node_id"
+        )
+    };
+}
+pub(crate) use tokens_between;
+
 /// The bound of [`candidates_by_labels`] for a sweep's search: nodes stored before `$7`. A
 /// separate statement, not `($7 is null or …)`: with the `or`, a search for an old memory
 /// walked the label's postings from the newest down to it.

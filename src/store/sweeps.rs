@@ -11,7 +11,7 @@ use super::{conflicts, rows};
 use crate::domain::node::{self as dn, Node};
 use crate::domain::sweep::{NewSweep, Sweep, SweepFilter, SweepStatus};
 use crate::domain::time::{self, Timestamp};
-use crate::store::{StoreError, StoreResult};
+use crate::store::{PassedNode, StoreError, StoreResult};
 
 macro_rules! columns {
     () => {
@@ -256,25 +256,27 @@ pub async fn page<B: Backend>(
         .collect()
 }
 
-/// The `search_tokens` of the nodes with ids after `after` up to `to`, in id order.
+/// The row key and `search_tokens` of the nodes with ids after `after` up to `to`, in id order.
 pub async fn tokens_between<B: Backend>(
     store: &B,
     after: Uuid,
     to: Uuid,
-) -> StoreResult<Vec<(Uuid, String, String)>> {
+) -> StoreResult<Vec<PassedNode>> {
     let mut conn = store.reader().await?;
-    let rows = B::query(
-        "select node_id, scope, search_tokens from nodes where node_id > $1 and node_id <= $2 \
-         order by node_id",
-    )
-    .arg(Id(after))
-    .arg(Id(to))
-    .all(&mut conn)
-    .await?;
+    let rows = B::query(B::TOKENS_BETWEEN)
+        .arg(Id(after))
+        .arg(Id(to))
+        .all(&mut conn)
+        .await?;
     rows.iter()
         .map(|r| {
             let c = Cols::<B::Db>::new(r);
-            Ok((c.id("node_id")?, c.get("scope")?, c.get("search_tokens")?))
+            Ok(PassedNode {
+                id: c.id("node_id")?,
+                key: c.get("key")?,
+                scope: c.get("scope")?,
+                tokens: c.get("search_tokens")?,
+            })
         })
         .collect()
 }

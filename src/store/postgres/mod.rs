@@ -121,6 +121,7 @@ impl Backend for PgStore {
     const CANDIDATES_NEWEST_BEFORE: &'static str =
         candidates_newest!([newest_before!()], "false as remembered");
     const REMEMBERED_AMONG: &'static str = search::REMEMBERED_AMONG;
+    const TOKENS_BETWEEN: &'static str = crate::store::sql::tokens_between!("null::bigint");
     const JSON: JsonSql = search::JSON;
 
     fn pool(&self) -> &PgPool {

@@ -204,8 +204,8 @@ pub async fn candidates_by_tokens(
         Some(Hits::Ids(hits)) => {
             return candidates_of_hits(conn, CANDIDATES_OF_GIVEN_HITS, q, hits).await;
         }
-        // Keys come only from postings a backend keeps itself, and PostgreSQL keeps none
-        // (`Backend::batch_ranking`): should any arrive, its index finds the same hits.
+        // Keys are rows' own keys, and PostgreSQL has none (`Backend::batch_ranking`,
+        // `Backend::TOKENS_BETWEEN`): should any arrive, its index finds the same hits.
         Some(Hits::Keys(_)) => debug_assert!(false, "PostgreSQL was given rowids as hits"),
         None => {}
     }

@@ -599,6 +599,7 @@ impl Backend for SqliteStore {
     const CANDIDATES_NEWEST_BEFORE: &'static str =
         candidates_newest!([newest_before!()], "0 as remembered");
     const REMEMBERED_AMONG: &'static str = search::REMEMBERED_AMONG;
+    const TOKENS_BETWEEN: &'static str = crate::store::sql::tokens_between!("rowid");
     const JSON: JsonSql = search::JSON;
 
     fn pool(&self) -> &SqlitePool {

@@ -67,9 +67,9 @@ pub const REMEMBERED_AMONG: &str = concat!(
 /// server's CPU per write; as JSON, the bodies were quoted and parsed again.
 macro_rules! candidates_of_hits {
     ($hits:literal, $order:literal) => {
-        candidates_of_hits!($hits, "rowid", [remembered!()], $order)
+        candidates_of_hits!($hits, "rowid", [remembered!()], [""], $order)
     };
-    ($hits:literal, $key:literal, [$($remembered:tt)+], $order:literal) => {
+    ($hits:literal, $key:literal, [$($remembered:tt)+], [$($bound:tt)+], $order:literal) => {
         concat!(
             "select concord_rows(node_id, title, body, memory_type, labels, scope, source, \
              confidence, state, observed_at, created_at, updated_at, has_embedding, embedding, \
@@ -84,6 +84,7 @@ macro_rules! candidates_of_hits {
             " = h.value \
              where n.scope = $2 and n.memory_type = $3 and n.state = 'active' \
                and ($4 is null or n.node_id <> $4) ",
+            $($bound)+,
             $order,
             " limit $5)"
         )
@@ -93,19 +94,40 @@ macro_rules! candidates_of_hits {
 #[cfg(test)]
 const CANDIDATES_OF_HITS: &str = candidates_of_hits!("$1", "");
 const CANDIDATES_OF_HITS_SORTED: &str = candidates_of_hits!("$1", "order by h.key");
+/// Only nodes with ids before `$6`, when it is given.
+macro_rules! stored_before {
+    () => {
+        "and ($6 is null or n.node_id < $6) "
+    };
+}
+
 /// The candidates among hits named by node id (`$1`, a JSON array, best first), when the
 /// caller ranked them itself (`CandidateQuery::hits`); read as [`candidates_of_hits`] reads,
 /// without the `remembered` probes (the caller asks about the pairs that matter); and the
-/// same sorted.
+/// same sorted. A sweep's hits are all stored before its memory (`$6`,
+/// `CandidateQuery::before`), and so is every row read for them: a rowid a sweep read may
+/// since have been deleted and taken by a new node.
 const CANDIDATES_OF_NODES: [&str; 2] = [
-    candidates_of_hits!("$1", "node_id", ["0 as remembered"], ""),
-    candidates_of_hits!("$1", "node_id", ["0 as remembered"], "order by h.key"),
+    candidates_of_hits!("$1", "node_id", ["0 as remembered"], [stored_before!()], ""),
+    candidates_of_hits!(
+        "$1",
+        "node_id",
+        ["0 as remembered"],
+        [stored_before!()],
+        "order by h.key"
+    ),
 ];
 /// [`CANDIDATES_OF_NODES`] with the hits named by rowid (`Hits::Keys`): each is one lookup in
 /// the table instead of one in the index of node ids and then one in the table.
 const CANDIDATES_OF_KEYS: [&str; 2] = [
-    candidates_of_hits!("$1", "rowid", ["0 as remembered"], ""),
-    candidates_of_hits!("$1", "rowid", ["0 as remembered"], "order by h.key"),
+    candidates_of_hits!("$1", "rowid", ["0 as remembered"], [stored_before!()], ""),
+    candidates_of_hits!(
+        "$1",
+        "rowid",
+        ["0 as remembered"],
+        [stored_before!()],
+        "order by h.key"
+    ),
 ];
 
 /// A whole candidate search as one statement, its steps in Rust registered as SQL functions
@@ -250,7 +272,8 @@ async fn rows_of_hits<H: serde::Serialize>(
         .arg(&q.scope)
         .arg(&q.memory_type)
         .arg(q.exclude.map(Id))
-        .arg(q.limit as i64);
+        .arg(q.limit as i64)
+        .arg(q.before.map(Id));
     let row = only_row(query, conn, "candidates").await?;
     unpack_candidates(row.try_get(0)?)
 }
@@ -835,5 +858,61 @@ pub(super) mod tests {
             assert_eq!(titles(by_ids), fast, "limit {limit}, sorted, by id");
             assert_eq!(titles(by_keys), fast, "limit {limit}, sorted, by rowid");
         }
+    }
+
+    #[sqlx::test(migrations = "migrations/sqlite")]
+    async fn a_sweeps_hits_read_only_nodes_stored_before_its_memory(pool: SqlitePool) {
+        let rowids = mixed_nodes(&pool).await;
+        let mut conn = pool.acquire().await.unwrap();
+        super::super::register_functions(&mut conn).await.unwrap();
+        let id_of = |rowid: i64| {
+            sqlx::query_scalar::<_, String>("select node_id from nodes where rowid = $1")
+                .bind(rowid)
+                .fetch_one(&pool)
+        };
+        // The newest node's row is deleted and its rowid taken by a node written after the
+        // memory a sweep compares (the one with the fourth rowid): the sweep ranked the old row.
+        let newest = *rowids.last().unwrap();
+        let memory: uuid::Uuid = id_of(rowids[3]).await.unwrap().parse().unwrap();
+        sqlx::query("delete from nodes where rowid = $1")
+            .bind(newest)
+            .execute(&pool)
+            .await
+            .unwrap();
+        let taken: i64 = sqlx::query_scalar(
+            "insert into nodes (node_id, title, observed_at, created_at, updated_at) \
+             values ($1, 'written since', $2, $2, $2) returning rowid",
+        )
+        .bind(uuid::Uuid::now_v7().to_string())
+        .bind("2026-03-02T12:00:00.000Z")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        assert_eq!(taken, newest, "SQLite gives the largest rowid again");
+        let earlier = rowids[1];
+        let q = |before| CandidateQuery {
+            exclude: None,
+            scope: "default".into(),
+            memory_type: "fact".into(),
+            tokens: Vec::new(),
+            names: Vec::new(),
+            labels: Vec::new(),
+            with_embedding: false,
+            limit: 10,
+            newest: 0,
+            before,
+            docs: None,
+            hits: Some(Hits::Keys(vec![taken, earlier])),
+        };
+        let titles = |found: Vec<Candidate>| -> Vec<String> {
+            found.into_iter().map(|c| c.node.title).collect()
+        };
+        let swept = candidates_by_tokens(&mut conn, &q(Some(memory)))
+            .await
+            .unwrap();
+        assert_eq!(titles(swept), ["node 1"]);
+        // A batch's keys name nodes of its own transaction, with no bound.
+        let written = candidates_by_tokens(&mut conn, &q(None)).await.unwrap();
+        assert_eq!(titles(written), ["written since", "node 1"]);
     }
 }
