@@ -10,9 +10,14 @@
 //! "我", "저는" and no subject at all (profile facts such as "Lives in Berlin") are the same
 //! one, the user, while "my sister" or "Grace" are others.
 
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+use std::sync::LazyLock;
+
 use super::attributes::Dir::{After, Before};
 use super::attributes::{Attr, PHRASES, Phrase};
 use super::evidence::Evidence;
+use super::kinds::FxHasher;
 use super::lexicon;
 use super::shifts;
 use super::tokens::{Kind, Token};
@@ -313,13 +318,20 @@ const OCCUPATIONS: &[&str] = &[
     "작가",
 ];
 
+/// Whether `word` is one of [`OCCUPATIONS`]: asked of every word of every memory analysed,
+/// so one lookup instead of a scan of the list.
+fn is_occupation(word: &str) -> bool {
+    static WORDS: LazyLock<HashSet<&'static str, BuildHasherDefault<FxHasher>>> =
+        LazyLock::new(|| OCCUPATIONS.iter().copied().collect());
+    WORDS.contains(word)
+}
+
 /// Where a one- or few-character CJK occupation starting at token `i` ends.
 fn cjk_occupation(ts: &[Token], text: &str, i: usize) -> Option<usize> {
     (2..=4).rev().find_map(|n| {
         let end = i + n;
         let word = &text[ts[i].start..ts.get(end - 1)?.end];
-        (ts[i..end].iter().all(|t| t.kind == Kind::Cjk) && OCCUPATIONS.contains(&word))
-            .then_some(end)
+        (ts[i..end].iter().all(|t| t.kind == Kind::Cjk) && is_occupation(word)).then_some(end)
     })
 }
 
@@ -339,7 +351,7 @@ fn occupation(ts: &[Token], text: &str) -> Option<Statement> {
             };
             (i..end, copula)
         } else {
-            if !OCCUPATIONS.contains(&ts[i].norm.as_str()) {
+            if !is_occupation(&ts[i].norm) {
                 return None;
             }
             // Back over the title's modifiers to "a"/"an" and the copula: "am a senior *engineer*".

@@ -61,7 +61,7 @@ fn wrapper(head: &str) -> Option<(usize, &'static str)> {
         let w = w.trim_end_matches([',', ':']);
         let verb = shifts::REPORT_WRAPPERS
             .iter()
-            .find(|v| v.is_ascii() && v.eq_ignore_ascii_case(w))?;
+            .find(|v| v.eq_ignore_ascii_case(w) && v.is_ascii())?;
         Some((at, *verb))
     });
     english.or_else(|| {
