@@ -616,9 +616,9 @@ pub trait Store: Send + Sync + 'static {
         take_over: bool,
     ) -> StoreResult<Option<Sweep>>;
     /// The row key, scope and index tokens (`search_tokens`) of every node with an id after
-    /// `after` up to `to` (any scope or state), in id order: a sweep counts them as it passes them, to
-    /// search with the detection statistics of each scope as they stood when each memory was
-    /// written.
+    /// `after` up to `to` (any scope or state), in id order: a sweep counts them as it passes
+    /// them, to search with the detection statistics of each scope as they stood when each
+    /// memory was written.
     async fn tokens_between(&self, after: Uuid, to: Uuid) -> StoreResult<Vec<PassedNode>>;
     /// The next `limit` memories sweep `s` compares after `after`, with their embeddings.
     async fn sweep_page(

@@ -273,6 +273,8 @@ async fn rows_of_hits<H: serde::Serialize>(
         .arg(&q.memory_type)
         .arg(q.exclude.map(Id))
         .arg(q.limit as i64)
+        // `$6` of the statements that bound their reads to a sweep's memory; the others have
+        // no `$6`, and SQLite binds only the parameters a statement has.
         .arg(q.before.map(Id));
     let row = only_row(query, conn, "candidates").await?;
     unpack_candidates(row.try_get(0)?)
@@ -768,6 +770,25 @@ pub(super) mod tests {
         rowids
     }
 
+    /// A search of the default scope's facts among `hits` (or among the hits a statement is
+    /// given), for the first `limit`, bounded to nodes stored `before` one.
+    fn among_hits(limit: usize, before: Option<uuid::Uuid>, hits: Option<Hits>) -> CandidateQuery {
+        CandidateQuery {
+            exclude: None,
+            scope: "default".into(),
+            memory_type: "fact".into(),
+            tokens: Vec::new(),
+            names: Vec::new(),
+            labels: Vec::new(),
+            with_embedding: false,
+            limit,
+            newest: 0,
+            before,
+            docs: None,
+            hits,
+        }
+    }
+
     #[sqlx::test(migrations = "migrations/sqlite")]
     async fn the_first_candidates_among_the_hits_are_those_the_sorting_query_returns(
         pool: SqlitePool,
@@ -780,20 +801,7 @@ pub(super) mod tests {
         hits.extend(rowids.iter().step_by(2));
         hits.insert(3, 10_000);
         for limit in [1, 3, 5, 8, 50] {
-            let q = CandidateQuery {
-                exclude: None,
-                scope: "default".into(),
-                memory_type: "fact".into(),
-                tokens: Vec::new(),
-                names: Vec::new(),
-                labels: Vec::new(),
-                with_embedding: false,
-                limit,
-                newest: 0,
-                before: None,
-                docs: None,
-                hits: None,
-            };
+            let q = among_hits(limit, None, None);
             let titles = |rows: Vec<(i64, Candidate)>| -> Vec<(String, i64)> {
                 rows.into_iter()
                     .map(|(hit, c)| (c.node.title, hit))
@@ -890,20 +898,7 @@ pub(super) mod tests {
         .unwrap();
         assert_eq!(taken, newest, "SQLite gives the largest rowid again");
         let earlier = rowids[1];
-        let q = |before| CandidateQuery {
-            exclude: None,
-            scope: "default".into(),
-            memory_type: "fact".into(),
-            tokens: Vec::new(),
-            names: Vec::new(),
-            labels: Vec::new(),
-            with_embedding: false,
-            limit: 10,
-            newest: 0,
-            before,
-            docs: None,
-            hits: Some(Hits::Keys(vec![taken, earlier])),
-        };
+        let q = |before| among_hits(10, before, Some(Hits::Keys(vec![taken, earlier])));
         let titles = |found: Vec<Candidate>| -> Vec<String> {
             found.into_iter().map(|c| c.node.title).collect()
         };
